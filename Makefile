@@ -1,0 +1,75 @@
+# VRQ for Linux 6.12: the harness.
+#
+# The story: deps -> source -> config -> kernel -> boot -> test -> bench.
+# Each target does one step and depends on the one before. `make help`
+# lists them with their variables.
+
+SHELL := /bin/bash
+REPO := $(CURDIR)
+BUILD := $(REPO)/build
+S := $(REPO)/scripts
+
+SCHED ?= cfs
+DEBUG ?= 0
+CPUS ?= 2
+PREEMPT ?= full
+TIMEOUT ?= 600
+CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
+# Schedulers `make test` covers.
+TEST_SCHEDS ?= cfs
+
+export REPO BUILD KSRC
+
+VALID_SCHEDS := cfs vrq
+ifeq ($(filter $(SCHED),$(VALID_SCHEDS)),)
+$(error unknown SCHED='$(SCHED)' (valid: $(VALID_SCHEDS)))
+endif
+ifeq ($(filter $(DEBUG),0 1),)
+$(error DEBUG must be 0 or 1, not '$(DEBUG)')
+endif
+
+KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
+BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
+
+.PHONY: help deps source config kernel boot test test-host tests clean
+
+help:
+	@echo 'VRQ for Linux 6.12 -- make targets'
+	@echo '  deps        install missing Debian packages (apt-get as root)'
+	@echo '  source      unpack linux-source-6.12 (or use KSRC=), apply patches/series, install kernel-sched/'
+	@echo '  config      write build/<SCHED>[-debug]/.config from configs/ (SCHED=cfs|vrq DEBUG=0|1)'
+	@echo '  kernel      build bzImage out of tree in build/<SCHED>[-debug]/ with ccache'
+	@echo '  boot        boot it under QEMU: CPUS=N PREEMPT=none|voluntary|full CMD=... TIMEOUT=s'
+	@echo '  tests       build the guest test programs into build/tests/'
+	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
+	@echo '  test        host tests, then the debug kernels and the guest suite (TEST_SCHEDS="$(TEST_SCHEDS)")'
+	@echo '  clean       remove build/ (keeps nothing)'
+
+deps:
+	@$(S)/deps.sh
+
+source:
+	@$(S)/source.sh
+
+config: source
+	@$(S)/config-kernel.sh $(SCHED) $(DEBUG)
+
+kernel: config
+	@$(S)/build-kernel.sh $(SCHED) $(DEBUG)
+
+boot: kernel
+	@$(S)/boot-guest.sh --kernel $(BZIMAGE) --cpus $(CPUS) --preempt $(PREEMPT) \
+		--timeout $(TIMEOUT) --out $(BUILD)/boot/$(notdir $(KDIR))-$(CPUS)cpu-$(PREEMPT) -- '$(CMD)'
+
+tests:
+	@$(MAKE) -s -C tests/guest O=$(BUILD)/tests
+	@if [ -d tests/vrq ]; then $(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq; fi
+
+test-host:
+	@tests/host/run.sh
+
+test: test-host tests
+	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Boot a kernel under QEMU, run a command in the guest, collect results.
+#
+# usage: boot-guest.sh --kernel BZIMAGE --out DIR [--cpus N] [--mem MB]
+#                      [--preempt none|voluntary|full] [--timeout SECS]
+#                      [--append 'extra cmdline'] -- 'command'
+#
+# The guest's root is the host's / over virtio-9p (read-only), /tmp is
+# tmpfs and DIR is mounted read-write at /tmp/results ($RESULTS). The serial
+# log goes to DIR/serial.log and the command's output to DIR/output.txt.
+# KVM is probed once with a short timed boot (on these machines /dev/kvm
+# exists but guests hang) and TCG is used when it fails; ACCEL=kvm|tcg skips
+# the probe. Exit status: the command's, or 1 on a timeout, a missing CPU or
+# a kernel splat (WARNING, BUG, lockdep, RCU stall, hung task, lockup).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel= out= cpus=2 mem=2048 preempt=full timeout=600 append= cmd=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--preempt) preempt=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--) shift; cmd="$*"; break ;;
+	*) die "boot-guest.sh: unknown argument '$1'" ;;
+	esac
+done
+[ -n "$kernel" ] || die "boot-guest.sh: --kernel is required"
+[ -f "$kernel" ] || die "kernel image $kernel not found: run 'make kernel'"
+[ -n "$out" ] || die "boot-guest.sh: --out is required"
+[ -n "$cmd" ] || cmd="true"
+case "$cpus" in '' | *[!0-9]* | 0) die "CPUS must be a positive number, not '$cpus'" ;; esac
+[ "$cpus" -le 64 ] || die "CPUS=$cpus: the guest kernel supports at most 64"
+case "$preempt" in none | voluntary | full) ;;
+*) die "PREEMPT must be none, voluntary or full, not '$preempt'" ;; esac
+case "$timeout" in '' | *[!0-9]*) die "timeout must be seconds, not '$timeout'" ;; esac
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/exit-code" "$out/output.txt" "$out/serial.log"
+printf '%s\n' "$cmd" >"$out/cmd.sh"
+
+base_append="console=ttyS0 root=host0 rootfstype=9p"
+base_append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=none ro"
+base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic"
+
+# qemu_run ACCEL TIMEOUT LOGFILE EXTRA_APPEND
+qemu_run() {
+	local rc=0
+	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
+		-nographic -no-reboot -nodefaults -serial stdio -display none \
+		-kernel "$kernel" -append "$base_append $4" \
+		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
+		-virtfs local,path="$out",mount_tag=results,security_model=none,multidevs=remap \
+		</dev/null >"$3" 2>&1 || rc=$?
+	return $rc
+}
+
+# Probe KVM once per build directory; the answer is cached in build/accel.
+accel=${ACCEL:-}
+if [ -z "$accel" ]; then
+	cache=$BUILD/accel
+	if [ -f "$cache" ]; then
+		accel=$(cat "$cache")
+	elif [ -w /dev/kvm ]; then
+		note "probing KVM (20 s timed boot)"
+		probe=$(mktemp -d)
+		saved_out=$out
+		out=$probe
+		printf 'echo KVM-PROBE-OK\n' >"$probe/cmd.sh"
+		if qemu_run kvm 20 "$probe/serial.log" "" && grep -q KVM-PROBE-OK "$probe/serial.log"; then
+			accel=kvm
+		else
+			accel=tcg
+		fi
+		out=$saved_out
+		rm -rf "$probe"
+		mkdir -p "$BUILD" && echo "$accel" >"$cache"
+	else
+		accel=tcg
+	fi
+fi
+case "$accel" in
+kvm) qaccel=kvm ;;
+tcg) qaccel=tcg,thread=multi ;;
+*) die "ACCEL must be kvm or tcg, not '$accel'" ;;
+esac
+echo "$accel" >"$out/accel"
+note "booting $kernel accel=$accel cpus=$cpus preempt=$preempt timeout=${timeout}s"
+
+start=$(date +%s)
+rc=0
+qemu_run "$qaccel" "$timeout" "$out/serial.log" \
+	"preempt=$preempt VRQ_EXPECT_CPUS=$cpus $append" || rc=$?
+elapsed=$(($(date +%s) - start))
+echo "$elapsed" >"$out/elapsed"
+
+fail=0
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "error: guest timed out after ${timeout}s; last lines of the log:" >&2
+	tail -30 "$out/serial.log" >&2
+	fail=1
+fi
+"$REPO/scripts/scan-log.sh" "$out/serial.log" || fail=1
+if [ ! -f "$out/exit-code" ]; then
+	[ $fail = 1 ] || {
+		echo "error: guest ended without a result; last lines of the log:" >&2
+		tail -30 "$out/serial.log" >&2
+	}
+	fail=1
+	code=1
+else
+	code=$(cat "$out/exit-code")
+	[ "$code" = 98 ] && echo "error: guest did not bring up $cpus CPUs" >&2
+fi
+note "guest finished in ${elapsed}s, command exit code ${code}, log $out/serial.log"
+[ $fail = 0 ] || exit 1
+exit "$code"

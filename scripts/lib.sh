@@ -1,0 +1,42 @@
+# Shared helpers for the harness scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "==> $*" >&2
+}
+
+# Repository root (the directory holding the top-level Makefile).
+REPO=${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$REPO/build}
+
+# The schedulers a kernel can be built with.
+VALID_SCHEDS="cfs vrq"
+
+check_sched() {
+	local s
+	for s in $VALID_SCHEDS; do
+		[ "$1" = "$s" ] && return 0
+	done
+	die "unknown SCHED='$1' (valid: $VALID_SCHEDS)"
+}
+
+# build/<sched>[-debug]
+kernel_build_dir() {
+	local dir=$BUILD/$1
+	[ "${2:-0}" = 1 ] && dir=$dir-debug
+	echo "$dir"
+}
+
+# The kernel source tree: KSRC if given, else build/linux.
+kernel_src_dir() {
+	if [ -n "${KSRC:-}" ]; then
+		(cd "$KSRC" 2>/dev/null && pwd) || die "KSRC=$KSRC: no such directory"
+	else
+		echo "$BUILD/linux"
+	fi
+}
