@@ -6,7 +6,7 @@
 
 SHELL := /bin/bash
 REPO := $(CURDIR)
-BUILD := $(REPO)/build
+BUILD ?= $(REPO)/build
 S := $(REPO)/scripts
 
 SCHED ?= cfs
@@ -16,9 +16,9 @@ PREEMPT ?= full
 TIMEOUT ?= 600
 CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
 # Schedulers `make test` covers.
-TEST_SCHEDS ?= cfs
+TEST_SCHEDS ?= cfs vrq
 
-export REPO BUILD KSRC
+export REPO BUILD KSRC PATCHES
 
 VALID_SCHEDS := cfs vrq
 ifeq ($(filter $(SCHED),$(VALID_SCHEDS)),)
@@ -31,7 +31,7 @@ endif
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
-.PHONY: help deps source config kernel boot test test-host tests clean
+.PHONY: help deps source config kernel boot test test-host tests patch clean
 
 help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
@@ -43,6 +43,7 @@ help:
 	@echo '  tests       build the guest test programs into build/tests/'
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
 	@echo '  test        host tests, then the debug kernels and the guest suite (TEST_SCHEDS="$(TEST_SCHEDS)")'
+	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  clean       remove build/ (keeps nothing)'
 
 deps:
@@ -63,13 +64,16 @@ boot: kernel
 
 tests:
 	@$(MAKE) -s -C tests/guest O=$(BUILD)/tests
-	@if [ -d tests/vrq ]; then $(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq; fi
+	@if [ -f tests/vrq/Makefile ]; then $(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq; fi
 
 test-host:
 	@tests/host/run.sh
 
 test: test-host tests
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
+
+patch:
+	@$(S)/make-patch.sh
 
 clean:
 	rm -rf $(BUILD)

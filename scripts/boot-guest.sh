@@ -47,7 +47,7 @@ printf '%s\n' "$cmd" >"$out/cmd.sh"
 
 base_append="console=ttyS0 root=host0 rootfstype=9p"
 base_append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=none ro"
-base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic"
+base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic printk.time=1"
 
 # qemu_run ACCEL TIMEOUT LOGFILE EXTRA_APPEND
 qemu_run() {

@@ -31,6 +31,7 @@ fi
 	grep -q '^VERSION = 6$' "$SRC/Makefile" ||
 	die "$SRC is not a Linux 6.12 tree"
 mkdir -p "$STATE/applied"
+touch "$STATE/applied.list"
 
 # Patches named by the series file, in order (comments and blanks skipped).
 series=()

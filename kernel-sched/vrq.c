@@ -1,0 +1,1184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * VRQ: a BFS/VRQ-style scheduling class for SCHED_NORMAL, SCHED_BATCH and
+ * SCHED_IDLE tasks. It takes the place of CFS/EEVDF (fair.c) when
+ * CONFIG_SCHED_VRQ is set.
+ *
+ * Design
+ * ======
+ *
+ * One queue. Every runnable VRQ task that is not running waits in one
+ * global red-black tree ordered by (level, virtual deadline). Levels are,
+ * best first, NORMAL (SCHED_NORMAL and SCHED_BATCH) and IDLE (SCHED_IDLE).
+ * A running task is not in the tree; when it is switched out while still
+ * runnable it goes back in.
+ *
+ * One lock. Every run queue is protected by the one lock vrq_lock:
+ * __rq_lockp() returns it for every CPU. The core already copes with run
+ * queues that share a lock (double_rq_lock() and friends compare lock
+ * pointers), and with it a CPU can take any queued task under the lock it
+ * already holds. The price is contention on machines with many CPUs.
+ *
+ * Accounting. A queued task is accounted on task_cpu(p): nr_running, the
+ * load average, PSI and rq->cfs.h_nr_queued (read by core.c's fast path)
+ * count it there. When CPU X picks a task whose task_cpu() is another CPU,
+ * the task is moved to X first, as move_queued_task() would do it.
+ *
+ * Clock. Deadlines must compare across CPUs, so they are expressed in one
+ * global monotonic clock, "niffies", which is advanced under the lock to the
+ * latest run queue clock seen. A raw per-CPU clock is never used for
+ * deadlines.
+ *
+ * Deadlines. A task's virtual deadline is
+ *	niffies + prio_ratio[nice + 20] * rr_interval / 128
+ * with prio_ratio[0] = 128 and each next entry 10% larger. The time slice
+ * is rr_interval. When the slice runs out (or less than 100us would be
+ * left) the slice is refilled, a new deadline is set and the CPU
+ * reschedules. A forked child takes half of its parent's slice and the
+ * parent's deadline, so forking gains nothing. SCHED_BATCH tasks get a fresh
+ * deadline at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
+ * run only when nothing else of this class wants the CPU; they count as
+ * NORMAL while a signal is pending, while exiting or freezing, and after
+ * waiting a second in the queue (so a lock holder cannot starve forever).
+ *
+ * Cached tasks. A task switched out while runnable is "cached" on its CPU
+ * with a timestamp; a new task starts cached on its parent's CPU. Until the
+ * cache timeout of its policy has passed only that CPU may pick it. The
+ * timeouts (sysctls, microseconds): SCHED_BATCH and SCHED_IDLE 1s;
+ * SCHED_NORMAL rr_interval, or 1s while the preemption model in force is
+ * "none" (checked at run time, so preempt= and the debugfs switch count).
+ * A busy CPU's tick kicks an idle CPU that may run a queued task, so a task
+ * whose timeout passed does not wait while an allowed CPU idles.
+ *
+ * CPU selection on wakeup: the previous CPU if it is idle; else an idle CPU
+ * in locality order (SMT sibling, shared LLC, node, any) starting from the
+ * task's own CPU; else the FIRST allowed CPU in that order running a VRQ
+ * task of a lower level or a later deadline, or a SCHED_BATCH task when the
+ * wakee is SCHED_NORMAL; it gets preempted. SCHED_IDLE tasks are only sent
+ * to idle CPUs.
+ *
+ * RT starvation guard: rq->fair_server, the deadline server fair.c uses,
+ * serves VRQ tasks the same way, so sched_rt_runtime_us still leaves time
+ * to ordinary tasks under an RT hog.
+ *
+ * Interfaces: sysctls kernel.rr_interval (ms, 1..1000), kernel.yield_type
+ * (0: sched_yield() does nothing, 1: yield to a better task, 2: expire the
+ * slice), kernel.sched_{normal,batch,idle}_cache_timeout_us; per-CPU
+ * counters in /proc/vrq_stats (and debugfs sched/vrq); the task's deadline,
+ * slice and cached CPU in /proc/PID/sched.
+ */
+#include <linux/cpumask_api.h>
+#include <linux/debugfs.h>
+#include <linux/freezer.h>
+#include <linux/mmu_context.h>
+#include <linux/proc_fs.h>
+#include <linux/psi.h>
+#include <linux/rbtree.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/nohz.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/topology.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock_api.h>
+#include <linux/sysctl.h>
+#include <linux/topology.h>
+
+#include <trace/events/sched.h>
+
+#include "sched.h"
+#include "stats.h"
+
+/* Queue levels, best first. */
+enum {
+	VRQ_LEVEL_NORMAL = 1,
+	VRQ_LEVEL_IDLE = 2,
+};
+
+/* vrq_entity.flags */
+#define VRQ_F_KEEP		0x01	/* yield_type 0: keep the CPU */
+#define VRQ_F_ENQUEUED		0x02	/* enqueued in this class */
+
+/* Reschedule instead of running a slice shorter than this. */
+#define VRQ_RESCHED_NS		(100 * NSEC_PER_USEC)
+/* "Unlimited" cache timeout, and the SCHED_IDLE starvation limit. */
+#define VRQ_LONG_NS		NSEC_PER_SEC
+/* Queue entries the idle-kick scan looks at. */
+#define VRQ_KICK_SCAN		32
+
+DEFINE_RAW_SPINLOCK(vrq_lock);
+
+static struct rb_root_cached vrq_queue = RB_ROOT_CACHED;
+static u64 vrq_niffies;
+static unsigned int vrq_nr_queued;
+static unsigned int vrq_nr_idle_queued;
+
+static int prio_ratios[NICE_WIDTH];
+
+/* Tunables. */
+static int sysctl_rr_interval = 6;			/* ms */
+static int sysctl_yield_type = 1;
+static int sysctl_normal_cache_us = -1;			/* -1: automatic */
+static int sysctl_batch_cache_us = 1000000;
+static int sysctl_idle_cache_us = 1000000;
+
+/*
+ * Kept for the core: __setparam_fair() and sched_fork() set se.slice from
+ * it. VRQ keeps it equal to rr_interval and does not use se.slice.
+ */
+unsigned int sysctl_sched_base_slice = 6000000ULL;
+unsigned int sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_NONE;
+__read_mostly unsigned int sysctl_sched_migration_cost = 500000UL;
+
+struct vrq_stats {
+	unsigned long	own_cached;	/* picked a task cached here */
+	unsigned long	other_timeout;	/* picked a task cached elsewhere, expired */
+	unsigned long	moved;		/* tasks moved to this CPU on pick */
+	unsigned long	wake_preempt;	/* wakeup preemptions of this CPU */
+	unsigned long	idle_kick;	/* kicks sent to this idle CPU */
+	unsigned long	timeout_expiry;	/* expired cached tasks found by kicks */
+};
+
+static DEFINE_PER_CPU(struct vrq_stats, vrq_stats);
+
+static inline struct vrq_stats *vrq_st(int cpu)
+{
+	return per_cpu_ptr(&vrq_stats, cpu);
+}
+
+/*
+ * Helpers
+ */
+static inline u64 vrq_rr_ns(void)
+{
+	return (u64)READ_ONCE(sysctl_rr_interval) * NSEC_PER_MSEC;
+}
+
+static inline bool vrq_task(struct task_struct *p)
+{
+	return p->sched_class == &fair_sched_class;
+}
+
+static inline bool vrq_batch(struct task_struct *p)
+{
+	return p->policy == SCHED_BATCH;
+}
+
+/* SCHED_IDLE task that currently gets no NORMAL treatment. */
+static bool vrq_idle_level(struct task_struct *p)
+{
+	if (likely(!task_has_idle_policy(p)))
+		return false;
+	if (signal_pending(p) || (p->flags & PF_EXITING) || freezing(p))
+		return false;
+	return true;
+}
+
+static inline int vrq_level(struct task_struct *p)
+{
+	return vrq_idle_level(p) ? VRQ_LEVEL_IDLE : VRQ_LEVEL_NORMAL;
+}
+
+static inline u64 vrq_prio_offset(struct task_struct *p)
+{
+	int idx = clamp(p->static_prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+
+	return (u64)prio_ratios[idx] * vrq_rr_ns() / 128;
+}
+
+/* Advance the global clock from this run queue's clock. Lock held. */
+static inline void vrq_update_niffies(struct rq *rq)
+{
+	u64 now = rq->clock;
+
+	lockdep_assert_held(&vrq_lock);
+	if (now > vrq_niffies)
+		WRITE_ONCE(vrq_niffies, now);
+}
+
+static inline void vrq_refill(struct task_struct *p)
+{
+	p->vrq.time_slice = vrq_rr_ns();
+	p->vrq.deadline = vrq_niffies + vrq_prio_offset(p);
+}
+
+static u64 vrq_cache_timeout(struct task_struct *p)
+{
+	int us;
+
+	switch (p->policy) {
+	case SCHED_BATCH:
+		us = READ_ONCE(sysctl_batch_cache_us);
+		break;
+	case SCHED_IDLE:
+		us = READ_ONCE(sysctl_idle_cache_us);
+		break;
+	default:
+		us = READ_ONCE(sysctl_normal_cache_us);
+		if (us < 0)
+			return preempt_model_none() ? VRQ_LONG_NS : vrq_rr_ns();
+		break;
+	}
+	return (u64)us * NSEC_PER_USEC;
+}
+
+/* Is @p cached on a CPU other than @cpu, and still hot there? */
+static bool vrq_cache_hot_elsewhere(struct task_struct *p, int cpu)
+{
+	int ccpu = p->vrq.cached_cpu;
+
+	if (ccpu < 0 || ccpu == cpu)
+		return false;
+	if (!cpu_active(ccpu) || !cpumask_test_cpu(ccpu, p->cpus_ptr))
+		return false;
+	return vrq_niffies - p->vrq.cached_at < vrq_cache_timeout(p);
+}
+
+/* May @cpu run queued task @p now? Lock held. */
+static bool vrq_can_run_on(struct task_struct *p, int cpu)
+{
+	if (READ_ONCE(p->on_cpu))
+		return false;
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return false;
+	if (task_cpu(p) == cpu)
+		return true;
+	if (is_migration_disabled(p) || !cpu_active(cpu))
+		return false;
+	return !vrq_cache_hot_elsewhere(p, cpu);
+}
+
+/* Does @a go before @b? @b's level is taken as @b_level. */
+static inline bool vrq_before(struct task_struct *a, int a_level,
+			      struct task_struct *b, int b_level)
+{
+	if (a_level != b_level)
+		return a_level < b_level;
+	return (s64)(a->vrq.deadline - b->vrq.deadline) < 0;
+}
+
+/*
+ * Queue operations
+ */
+static inline bool vrq_node_less(struct rb_node *a, const struct rb_node *b)
+{
+	struct task_struct *pa = rb_entry(a, struct task_struct, vrq.node);
+	struct task_struct *pb = rb_entry(b, struct task_struct, vrq.node);
+
+	return vrq_before(pa, pa->vrq.level, pb, pb->vrq.level);
+}
+
+static void __vrq_queue_add(struct task_struct *p, int level)
+{
+	lockdep_assert_held(&vrq_lock);
+	if (WARN_ON_ONCE(p->vrq.on_queue))
+		return;
+	p->vrq.level = level;
+	p->vrq.queued_at = vrq_niffies;
+	rb_add_cached(&p->vrq.node, &vrq_queue, vrq_node_less);
+	p->vrq.on_queue = 1;
+	vrq_nr_queued++;
+	if (p->vrq.level == VRQ_LEVEL_IDLE)
+		vrq_nr_idle_queued++;
+}
+
+static inline void vrq_queue_add(struct task_struct *p)
+{
+	__vrq_queue_add(p, vrq_level(p));
+}
+
+static void vrq_queue_del(struct task_struct *p)
+{
+	lockdep_assert_held(&vrq_lock);
+	if (!p->vrq.on_queue)
+		return;
+	rb_erase_cached(&p->vrq.node, &vrq_queue);
+	RB_CLEAR_NODE(&p->vrq.node);
+	p->vrq.on_queue = 0;
+	vrq_nr_queued--;
+	if (p->vrq.level == VRQ_LEVEL_IDLE)
+		vrq_nr_idle_queued--;
+}
+
+static inline struct task_struct *vrq_first(void)
+{
+	struct rb_node *n = rb_first_cached(&vrq_queue);
+
+	return n ? rb_entry(n, struct task_struct, vrq.node) : NULL;
+}
+
+static inline struct task_struct *vrq_next(struct task_struct *p)
+{
+	struct rb_node *n = rb_next(&p->vrq.node);
+
+	return n ? rb_entry(n, struct task_struct, vrq.node) : NULL;
+}
+
+/*
+ * SCHED_IDLE tasks that waited too long, or that now have a signal pending
+ * or are exiting, move up to the NORMAL level.
+ */
+static void vrq_promote_idle(void)
+{
+	struct rb_node *n, *prev;
+	struct task_struct *p;
+
+	if (!vrq_nr_idle_queued)
+		return;
+
+	for (n = rb_last(&vrq_queue.rb_root); n; n = prev) {
+		prev = rb_prev(n);
+		p = rb_entry(n, struct task_struct, vrq.node);
+		if (p->vrq.level != VRQ_LEVEL_IDLE)
+			break;
+		if (vrq_idle_level(p) &&
+		    vrq_niffies - p->vrq.queued_at < VRQ_LONG_NS)
+			continue;
+		/* Boosted or starved: it waits at the NORMAL level now. */
+		vrq_queue_del(p);
+		__vrq_queue_add(p, VRQ_LEVEL_NORMAL);
+	}
+}
+
+/*
+ * Runtime accounting
+ */
+static s64 vrq_update_curr_se(struct rq *rq, struct sched_entity *se)
+{
+	u64 now = rq_clock_task(rq);
+	s64 delta_exec = now - se->exec_start;
+
+	if (unlikely(delta_exec <= 0))
+		return delta_exec;
+
+	se->exec_start = now;
+	se->sum_exec_runtime += delta_exec;
+
+	if (schedstat_enabled()) {
+		struct sched_statistics *stats = __schedstats_from_se(se);
+
+		__schedstat_set(stats->exec_max,
+				max(delta_exec, stats->exec_max));
+	}
+	return delta_exec;
+}
+
+static inline void vrq_account_task(struct task_struct *p, s64 delta_exec)
+{
+	trace_sched_stat_runtime(p, delta_exec);
+	account_group_exec_runtime(p, delta_exec);
+	cgroup_account_cputime(p, delta_exec);
+}
+
+/* Used by the other classes to account their current task's runtime. */
+s64 update_curr_common(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta_exec;
+
+	delta_exec = vrq_update_curr_se(rq, &curr->se);
+	if (likely(delta_exec > 0))
+		vrq_account_task(curr, delta_exec);
+	return delta_exec;
+}
+
+static void vrq_update_curr(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta_exec;
+
+	vrq_update_niffies(rq);
+	if (!vrq_task(curr))
+		return;
+
+	delta_exec = vrq_update_curr_se(rq, &curr->se);
+	if (unlikely(delta_exec <= 0))
+		return;
+
+	curr->vrq.time_slice -= delta_exec;
+	vrq_account_task(curr, delta_exec);
+
+	/* Running VRQ tasks consume the deadline server's runtime. */
+	if (dl_server_active(&rq->fair_server))
+		dl_server_update(&rq->fair_server, delta_exec);
+}
+
+static void update_curr_fair(struct rq *rq)
+{
+	vrq_update_curr(rq);
+}
+
+/*
+ * Run queue accounting of a task on task_cpu(p)
+ */
+static void vrq_account_enqueue(struct rq *rq)
+{
+	if (!rq->cfs.h_nr_queued) {
+		/* Account for idle runtime. */
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, rq->curr);
+		rq->cfs.h_nr_queued = 1;
+		rq->cfs.h_nr_runnable = 1;
+		rq->cfs.nr_running = 1;
+		if (!dl_server_active(&rq->fair_server))
+			dl_server_start(&rq->fair_server);
+	} else {
+		rq->cfs.h_nr_queued++;
+		rq->cfs.h_nr_runnable++;
+		rq->cfs.nr_running++;
+	}
+	add_nr_running(rq, 1);
+}
+
+static void vrq_account_dequeue(struct rq *rq)
+{
+	rq->cfs.h_nr_queued--;
+	rq->cfs.h_nr_runnable--;
+	rq->cfs.nr_running--;
+	sub_nr_running(rq, 1);
+}
+
+static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	vrq_update_niffies(rq);
+	if (p->vrq.time_slice <= 0)
+		vrq_refill(p);
+	p->vrq.flags |= VRQ_F_ENQUEUED;
+	vrq_queue_add(p);
+	vrq_account_enqueue(rq);
+}
+
+static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (task_current(rq, p))
+		vrq_update_curr(rq);
+	vrq_queue_del(p);
+	p->vrq.flags &= ~VRQ_F_ENQUEUED;
+	if (flags & DEQUEUE_SLEEP)
+		p->vrq.cached_cpu = -1;
+	vrq_account_dequeue(rq);
+	return true;
+}
+
+/*
+ * Move queued task @p from its CPU to @dst, the CPU that picked it. Both
+ * run queues are protected by vrq_lock, which the caller holds.
+ */
+static void vrq_move_task(struct task_struct *p, struct rq *dst)
+{
+	struct rq *src = task_rq(p);
+
+	update_rq_clock(src);
+	deactivate_task(src, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, cpu_of(dst));
+	activate_task(dst, p, ENQUEUE_NOCLOCK);
+	vrq_st(cpu_of(dst))->moved++;
+}
+
+/*
+ * Picking
+ */
+static struct task_struct *pick_task_fair(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr, *p;
+	int cpu = cpu_of(rq);
+	int curr_level = 0;
+	bool have_curr;
+
+	vrq_update_niffies(rq);
+
+	have_curr = vrq_task(curr) && task_on_rq_queued(curr) &&
+		    (curr->vrq.flags & VRQ_F_ENQUEUED);
+	if (have_curr) {
+		if (curr->vrq.flags & VRQ_F_KEEP) {
+			curr->vrq.flags &= ~VRQ_F_KEEP;
+			return curr;
+		}
+		if (curr->vrq.time_slice < VRQ_RESCHED_NS)
+			vrq_refill(curr);
+		else if (vrq_batch(curr))
+			curr->vrq.deadline = vrq_niffies + vrq_prio_offset(curr);
+		curr_level = vrq_level(curr);
+	}
+
+	for (p = vrq_first(); p; p = vrq_next(p)) {
+		if (have_curr && !vrq_before(p, p->vrq.level, curr, curr_level))
+			return curr;
+		if (vrq_can_run_on(p, cpu))
+			break;
+	}
+
+	if (!p)
+		return have_curr ? curr : NULL;
+
+	if (task_cpu(p) != cpu)
+		vrq_move_task(p, rq);
+	return p;
+}
+
+struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev,
+					struct rq_flags *rf)
+{
+	struct task_struct *p = pick_task_fair(rq);
+
+	if (p)
+		put_prev_set_next_task(rq, prev, p);
+	return p;
+}
+
+static struct task_struct *vrq_server_pick_task(struct sched_dl_entity *dl_se)
+{
+	return pick_task_fair(dl_se->rq);
+}
+
+void fair_server_init(struct rq *rq)
+{
+	struct sched_dl_entity *dl_se = &rq->fair_server;
+
+	init_dl_entity(dl_se);
+	dl_server_init(dl_se, rq, vrq_server_pick_task);
+}
+
+static void put_prev_task_fair(struct rq *rq, struct task_struct *prev,
+			       struct task_struct *next)
+{
+	vrq_update_curr(rq);
+	rq->cfs.curr = NULL;
+
+	if (!task_on_rq_queued(prev) || !(prev->vrq.flags & VRQ_F_ENQUEUED))
+		return;
+
+	/* Switched out while runnable: cache it on this CPU. */
+	if (prev->vrq.time_slice < VRQ_RESCHED_NS)
+		vrq_refill(prev);
+	else if (vrq_batch(prev))
+		prev->vrq.deadline = vrq_niffies + vrq_prio_offset(prev);
+	prev->vrq.cached_cpu = cpu_of(rq);
+	prev->vrq.cached_at = vrq_niffies;
+	vrq_queue_add(prev);
+}
+
+static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
+{
+	int cpu = cpu_of(rq);
+
+	vrq_queue_del(p);
+	p->se.exec_start = rq_clock_task(rq);
+	rq->cfs.curr = &p->se;
+
+	if (first && p->vrq.cached_cpu >= 0) {
+		if (p->vrq.cached_cpu == cpu)
+			vrq_st(cpu)->own_cached++;
+		else
+			vrq_st(cpu)->other_timeout++;
+	}
+	p->vrq.cached_cpu = -1;
+	p->vrq.flags &= ~VRQ_F_KEEP;
+}
+
+/*
+ * Preemption
+ */
+
+/* Should queued @p preempt @curr, both VRQ tasks? */
+static bool vrq_should_preempt(struct task_struct *p, struct task_struct *curr)
+{
+	if (vrq_batch(p))
+		return false;
+	if (vrq_batch(curr) && !task_has_idle_policy(p))
+		return true;
+	return vrq_before(p, vrq_level(p), curr, vrq_level(curr));
+}
+
+static void vrq_check_preempt(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!vrq_task(curr) || test_tsk_need_resched(curr))
+		return;
+	if (vrq_should_preempt(p, curr)) {
+		resched_curr(rq);
+		vrq_st(cpu_of(rq))->wake_preempt++;
+	}
+}
+
+static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int flags)
+{
+	vrq_check_preempt(rq, p);
+}
+
+#ifdef CONFIG_SMP
+/*
+ * Idle kicking: a busy CPU's tick looks for idle CPUs that could run a
+ * queued task (one that is not, or no longer, cache hot elsewhere) and
+ * reschedules them.
+ */
+static void vrq_kick_idle(void)
+{
+	struct task_struct *p;
+	int cpu, n;
+
+	lockdep_assert_held(&vrq_lock);
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (rq->curr != rq->idle || test_tsk_need_resched(rq->curr))
+			continue;
+		for (p = vrq_first(), n = 0; p && n < VRQ_KICK_SCAN;
+		     p = vrq_next(p), n++) {
+			if (!vrq_can_run_on(p, cpu))
+				continue;
+			if (p->vrq.cached_cpu >= 0 && p->vrq.cached_cpu != cpu)
+				vrq_st(cpu)->timeout_expiry++;
+			vrq_st(cpu)->idle_kick++;
+			/*
+			 * An idle CPU with nothing accounted skips the pick
+			 * (__schedule()'s SM_IDLE shortcut): hand it the task.
+			 */
+			if (task_cpu(p) != cpu) {
+				update_rq_clock(rq);
+				vrq_move_task(p, rq);
+			}
+			resched_curr(rq);
+			break;
+		}
+	}
+}
+
+static bool vrq_some_cpu_idle(void)
+{
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (READ_ONCE(rq->curr) == rq->idle)
+			return true;
+	}
+	return false;
+}
+
+/* Called from every tick (sched_tick()), without the lock. */
+void sched_balance_trigger(struct rq *rq)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(vrq_nr_queued) || !vrq_some_cpu_idle())
+		return;
+
+	raw_spin_rq_lock_irqsave(rq, flags);
+	/* sched_tick() updated this clock; RT hogs must not stop niffies. */
+	vrq_update_niffies(rq);
+	vrq_kick_idle();
+	raw_spin_rq_unlock_irqrestore(rq, flags);
+}
+
+/*
+ * CPU selection
+ */
+
+/* Locality of @b seen from @a: 0 same, 1 SMT, 2 LLC, 3 node, 4 other. */
+static int vrq_locality(int a, int b)
+{
+	if (a == b)
+		return 0;
+#ifdef CONFIG_SCHED_SMT
+	if (cpumask_test_cpu(b, cpu_smt_mask(a)))
+		return 1;
+#endif
+	if (cpus_share_cache(a, b))
+		return 2;
+	if (cpu_to_node(a) == cpu_to_node(b))
+		return 3;
+	return 4;
+}
+
+static inline bool vrq_cpu_ok(struct task_struct *p, int cpu)
+{
+	return cpumask_test_cpu(cpu, p->cpus_ptr) && cpu_active(cpu);
+}
+
+/* Would waking @p on @cpu preempt what runs there? Racy, a hint. */
+static bool vrq_cpu_preemptable(struct task_struct *p, int cpu)
+{
+	struct task_struct *curr = READ_ONCE(cpu_rq(cpu)->curr);
+
+	if (!vrq_task(curr))
+		return false;
+	return vrq_should_preempt(p, curr);
+}
+
+static int select_task_rq_fair(struct task_struct *p, int prev_cpu,
+			       int wake_flags)
+{
+	int cpu, loc;
+
+	/* A new task starts cached on its parent's CPU. */
+	if (wake_flags & WF_FORK) {
+		cpu = smp_processor_id();
+		if (vrq_cpu_ok(p, cpu))
+			return cpu;
+	}
+
+	if (vrq_cpu_ok(p, prev_cpu) && available_idle_cpu(prev_cpu))
+		return prev_cpu;
+
+	for (loc = 1; loc <= 4; loc++) {
+		for_each_cpu_wrap(cpu, p->cpus_ptr, prev_cpu) {
+			if (vrq_locality(prev_cpu, cpu) != loc)
+				continue;
+			if (cpu_active(cpu) && available_idle_cpu(cpu))
+				return cpu;
+		}
+	}
+
+	if (!task_has_idle_policy(p) && !vrq_batch(p)) {
+		for (loc = 0; loc <= 4; loc++) {
+			for_each_cpu_wrap(cpu, p->cpus_ptr, prev_cpu) {
+				if (vrq_locality(prev_cpu, cpu) != loc)
+					continue;
+				if (cpu_active(cpu) &&
+				    vrq_cpu_preemptable(p, cpu))
+					return cpu;
+			}
+		}
+	}
+
+	if (vrq_cpu_ok(p, prev_cpu))
+		return prev_cpu;
+	cpu = cpumask_any_and_distribute(p->cpus_ptr, cpu_active_mask);
+	return cpu < nr_cpu_ids ? cpu : prev_cpu;
+}
+
+static void rq_online_fair(struct rq *rq)
+{
+}
+
+static void rq_offline_fair(struct rq *rq)
+{
+}
+
+void nohz_balance_enter_idle(int cpu)
+{
+}
+
+#ifdef CONFIG_NO_HZ_COMMON
+void nohz_balance_exit_idle(struct rq *rq)
+{
+}
+
+void nohz_run_idle_balance(int cpu)
+{
+}
+#endif
+
+void update_max_interval(void)
+{
+}
+
+#ifdef CONFIG_SCHED_SMT
+struct static_key_false sched_smt_present = STATIC_KEY_FALSE_INIT;
+EXPORT_SYMBOL_GPL(sched_smt_present);
+
+void __update_idle_core(struct rq *rq)
+{
+}
+#endif
+
+void update_group_capacity(struct sched_domain *sd, int cpu)
+{
+	struct sched_group *sdg = sd->groups;
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+
+	cpu_rq(cpu)->cpu_capacity = capacity;
+	sdg->sgc->capacity = capacity;
+	sdg->sgc->min_capacity = capacity;
+	sdg->sgc->max_capacity = capacity;
+}
+
+void init_entity_runnable_average(struct sched_entity *se)
+{
+}
+
+void post_init_entity_util_avg(struct task_struct *p)
+{
+}
+
+int __weak arch_asym_cpu_priority(int cpu)
+{
+	return -cpu;
+}
+
+/* VRQ keeps no utilisation signal of its own: report busy as full. */
+unsigned long cpu_util_cfs(int cpu)
+{
+	return cpu_rq(cpu)->cfs.h_nr_queued ? arch_scale_cpu_capacity(cpu) : 0;
+}
+
+unsigned long cpu_util_cfs_boost(int cpu)
+{
+	return cpu_util_cfs(cpu);
+}
+
+unsigned long effective_cpu_util(int cpu, unsigned long util_cfs,
+				 unsigned long *min, unsigned long *max)
+{
+	unsigned long scale = arch_scale_cpu_capacity(cpu);
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long util;
+
+	if (min)
+		*min = cpu_bw_dl(rq);
+	if (max)
+		*max = scale;
+	if (rt_rq_is_runnable(&rq->rt) || rq->cfs.h_nr_queued)
+		return scale;
+	util = util_cfs + cpu_util_rt(rq) + cpu_util_dl(rq);
+	return min(scale, util);
+}
+
+unsigned long sched_cpu_util(int cpu)
+{
+	return effective_cpu_util(cpu, cpu_util_cfs(cpu), NULL, NULL);
+}
+#endif /* CONFIG_SMP */
+
+#ifdef CONFIG_CGROUP_SCHED
+bool cfs_task_bw_constrained(struct task_struct *p)
+{
+	return false;
+}
+#endif
+
+/*
+ * Tick, fork, yield and class changes
+ */
+static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
+{
+	vrq_update_curr(rq);
+	vrq_promote_idle();
+
+	if (curr->vrq.time_slice >= VRQ_RESCHED_NS)
+		return;
+
+	vrq_refill(curr);
+	if (vrq_nr_queued)
+		resched_curr(rq);
+}
+
+static void task_fork_fair(struct task_struct *p)
+{
+	struct task_struct *parent = current;
+	struct rq *rq = this_rq();
+	struct rq_flags rf;
+	s64 half;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	vrq_update_curr(rq);
+
+	RB_CLEAR_NODE(&p->vrq.node);
+	p->vrq.on_queue = 0;
+	p->vrq.flags = 0;
+	p->vrq.level = VRQ_LEVEL_NORMAL;
+
+	half = vrq_task(parent) ? parent->vrq.time_slice / 2 : 0;
+	if (half >= VRQ_RESCHED_NS) {
+		p->vrq.time_slice = half;
+		parent->vrq.time_slice -= half;
+		p->vrq.deadline = parent->vrq.deadline;
+	} else {
+		vrq_refill(p);
+		if (vrq_task(parent) &&
+		    (s64)(p->vrq.deadline - parent->vrq.deadline) < 0)
+			p->vrq.deadline = parent->vrq.deadline;
+	}
+
+	p->vrq.cached_cpu = cpu_of(rq);
+	p->vrq.cached_at = vrq_niffies;
+	rq_unlock(rq, &rf);
+}
+
+static void yield_task_fair(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	switch (READ_ONCE(sysctl_yield_type)) {
+	case 0:
+		curr->vrq.flags |= VRQ_F_KEEP;
+		break;
+	case 2:
+		vrq_update_curr(rq);
+		vrq_refill(curr);
+		break;
+	default:
+		/* The pick keeps curr unless a better task waits. */
+		break;
+	}
+}
+
+static bool yield_to_task_fair(struct rq *rq, struct task_struct *p)
+{
+	if (!vrq_task(p) || !task_on_rq_queued(p))
+		return false;
+	yield_task_fair(rq);
+	return true;
+}
+
+static void prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p)) {
+		if (p->prio > oldprio && vrq_nr_queued)
+			resched_curr(rq);
+		return;
+	}
+	vrq_check_preempt(rq, p);
+}
+
+static void switched_from_fair(struct rq *rq, struct task_struct *p)
+{
+	p->vrq.cached_cpu = -1;
+}
+
+static void switched_to_fair(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p) || task_current(rq, p))
+		return;
+	vrq_check_preempt(rq, p);
+}
+
+static unsigned int get_rr_interval_fair(struct rq *rq, struct task_struct *p)
+{
+	return msecs_to_jiffies(READ_ONCE(sysctl_rr_interval));
+}
+
+DEFINE_SCHED_CLASS(fair) = {
+	.enqueue_task		= enqueue_task_fair,
+	.dequeue_task		= dequeue_task_fair,
+	.yield_task		= yield_task_fair,
+	.yield_to_task		= yield_to_task_fair,
+
+	.wakeup_preempt		= wakeup_preempt_fair,
+
+	.pick_task		= pick_task_fair,
+	.put_prev_task		= put_prev_task_fair,
+	.set_next_task		= set_next_task_fair,
+
+#ifdef CONFIG_SMP
+	.select_task_rq		= select_task_rq_fair,
+	.rq_online		= rq_online_fair,
+	.rq_offline		= rq_offline_fair,
+	.set_cpus_allowed	= set_cpus_allowed_common,
+#endif
+
+	.task_tick		= task_tick_fair,
+	.task_fork		= task_fork_fair,
+
+	.prio_changed		= prio_changed_fair,
+	.switched_from		= switched_from_fair,
+	.switched_to		= switched_to_fair,
+
+	.get_rr_interval	= get_rr_interval_fair,
+
+	.update_curr		= update_curr_fair,
+
+#ifdef CONFIG_UCLAMP_TASK
+	.uclamp_enabled		= 1,
+#endif
+};
+
+/*
+ * Helpers the rest of the scheduler links against
+ */
+void init_cfs_rq(struct cfs_rq *cfs_rq)
+{
+	cfs_rq->tasks_timeline = RB_ROOT_CACHED;
+#ifdef CONFIG_SMP
+	raw_spin_lock_init(&cfs_rq->removed.lock);
+#endif
+}
+
+void __init sched_init_granularity(void)
+{
+}
+
+int sched_update_scaling(void)
+{
+	return 0;
+}
+
+#ifdef CONFIG_SCHED_DEBUG
+struct sched_entity *__pick_root_entity(struct cfs_rq *cfs_rq)
+{
+	return NULL;
+}
+
+struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq)
+{
+	return NULL;
+}
+
+struct sched_entity *__pick_last_entity(struct cfs_rq *cfs_rq)
+{
+	return NULL;
+}
+
+u64 avg_vruntime(struct cfs_rq *cfs_rq)
+{
+	return 0;
+}
+
+int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return 1;
+}
+
+void print_cfs_stats(struct seq_file *m, int cpu)
+{
+	print_cfs_rq(m, cpu, &cpu_rq(cpu)->cfs);
+}
+
+void vrq_proc_sched_show_task(struct task_struct *p, struct seq_file *m)
+{
+	u64 now = READ_ONCE(vrq_niffies);
+
+	seq_printf(m, "%-45s:%21lld\n", "vrq.deadline_rel_ns",
+		   (long long)(READ_ONCE(p->vrq.deadline) - now));
+	seq_printf(m, "%-45s:%21lld\n", "vrq.time_slice_ns",
+		   (long long)READ_ONCE(p->vrq.time_slice));
+	seq_printf(m, "%-45s:%21d\n", "vrq.cached_cpu",
+		   READ_ONCE(p->vrq.cached_cpu));
+	seq_printf(m, "%-45s:%21d\n", "vrq.queued",
+		   READ_ONCE(p->vrq.on_queue));
+}
+#endif /* CONFIG_SCHED_DEBUG */
+
+/*
+ * User interfaces: sysctls and statistics
+ */
+static int vrq_rr_interval_handler(const struct ctl_table *table, int write,
+				   void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (!ret && write)
+		WRITE_ONCE(sysctl_sched_base_slice, (unsigned int)vrq_rr_ns());
+	return ret;
+}
+
+static int vrq_int_min1 = -1;
+static int vrq_int_max_rr = 1000;
+static int vrq_int_max_yield = 2;
+static int vrq_int_max_us = 10000000;
+
+static struct ctl_table vrq_sysctls[] = {
+	{
+		.procname	= "rr_interval",
+		.data		= &sysctl_rr_interval,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= vrq_rr_interval_handler,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &vrq_int_max_rr,
+	},
+	{
+		.procname	= "yield_type",
+		.data		= &sysctl_yield_type,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &vrq_int_max_yield,
+	},
+	{
+		.procname	= "sched_normal_cache_timeout_us",
+		.data		= &sysctl_normal_cache_us,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &vrq_int_min1,
+		.extra2		= &vrq_int_max_us,
+	},
+	{
+		.procname	= "sched_batch_cache_timeout_us",
+		.data		= &sysctl_batch_cache_us,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &vrq_int_max_us,
+	},
+	{
+		.procname	= "sched_idle_cache_timeout_us",
+		.data		= &sysctl_idle_cache_us,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &vrq_int_max_us,
+	},
+};
+
+static int vrq_stats_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	seq_puts(m, "# cpu own_cached other_after_timeout moved wakeup_preempt idle_kick cache_timeout_expiry\n");
+	for_each_possible_cpu(cpu) {
+		struct vrq_stats *s = per_cpu_ptr(&vrq_stats, cpu);
+
+		seq_printf(m, "cpu%d %lu %lu %lu %lu %lu %lu\n", cpu,
+			   READ_ONCE(s->own_cached), READ_ONCE(s->other_timeout),
+			   READ_ONCE(s->moved), READ_ONCE(s->wake_preempt),
+			   READ_ONCE(s->idle_kick),
+			   READ_ONCE(s->timeout_expiry));
+	}
+	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
+	return 0;
+}
+
+static int vrq_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, vrq_stats_show, NULL);
+}
+
+static const struct file_operations vrq_stats_fops = {
+	.open		= vrq_stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int __init vrq_late_init(void)
+{
+	struct dentry *dir;
+
+	register_sysctl_init("kernel", vrq_sysctls);
+	proc_create_single("vrq_stats", 0444, NULL, vrq_stats_show);
+
+	dir = debugfs_lookup("sched", NULL);
+	if (!IS_ERR_OR_NULL(dir)) {
+		debugfs_create_file("vrq", 0444, dir, NULL, &vrq_stats_fops);
+		dput(dir);
+	}
+	return 0;
+}
+late_initcall_sync(vrq_late_init);
+
+__init void init_sched_fair_class(void)
+{
+	int i;
+
+	prio_ratios[0] = 128;
+	for (i = 1; i < NICE_WIDTH; i++)
+		prio_ratios[i] = prio_ratios[i - 1] * 11 / 10;
+
+	sysctl_sched_base_slice = (unsigned int)vrq_rr_ns();
+
+	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
+		sysctl_rr_interval, sysctl_yield_type,
+		sysctl_batch_cache_us, sysctl_idle_cache_us);
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cache timeout: a NORMAL task preempted on CPU 0 (by an RT burst) stays
+ * cached there; idle CPU 1 may take it only after
+ * kernel.sched_normal_cache_timeout_us. With a 2 ms timeout it moves to
+ * CPU 1 during a 40 ms burst; with 200 ms it waits for CPU 0; the automatic
+ * setting (-1) means rr_interval, or "unlimited" (1 s) under preempt=none.
+ */
+#include "vrq_test.h"
+
+#define ROUNDS 10
+#define BURST_NS 40000000ull
+#define KNOB "/proc/sys/kernel/sched_normal_cache_timeout_us"
+
+static int go[2], ack[2];
+
+static void __attribute__((noreturn)) burster(void)
+{
+	char c;
+
+	if (pin_to(0, 0) || set_policy(0, SCHED_FIFO, 50))
+		_exit(2);
+	while (read(go[0], &c, 1) == 1) {
+		spin_for(BURST_NS);
+		if (write(ack[1], &c, 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+/* One round; returns the delay (ns) until A ran on CPU 1, or 0 if never. */
+static uint64_t round_trip(void)
+{
+	uint64_t t, last0 = 0, prev = 0, moved = 0, end = 0;
+	char c = 'g';
+
+	do {
+		pin_to(0, 0);
+		pin_two(0, 0, 1);
+		spin_for(1000000);
+	} while (sched_getcpu() != 0);
+	last0 = now_ns();
+	if (write(go[1], &c, 1) != 1)
+		finish(FAIL, "burster gone");
+	for (;;) {
+		int cpu = sched_getcpu();
+
+		t = now_ns();
+		if (cpu == 0 && !moved)
+			last0 = t;
+		if (cpu == 1 && !moved)
+			moved = t - (prev ? prev : last0);
+		prev = t;
+		if (!end && read(ack[0], &c, 1) == 1)
+			end = t + 5000000;
+		if (end && t > end)
+			break;
+		if (t - last0 > 5000000000ull)
+			finish(FAIL, "burst never finished");
+	}
+	return moved;
+}
+
+/* Rounds (of ROUNDS) in which A moved to CPU 1; median delay in *delay. */
+static int run(long timeout_us, uint64_t *delay)
+{
+	uint64_t d[ROUNDS], tmp;
+	int i, j, n = 0;
+
+	if (write_long(KNOB, timeout_us))
+		finish(FAIL, "cannot set %s to %ld", KNOB, timeout_us);
+	for (i = 0; i < ROUNDS; i++) {
+		tmp = round_trip();
+		if (tmp)
+			d[n++] = tmp;
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (d[j] < d[i]) {
+				tmp = d[i];
+				d[i] = d[j];
+				d[j] = tmp;
+			}
+	*delay = n ? d[n / 2] : 0;
+	return n;
+}
+
+int main(void)
+{
+	uint64_t d_short, d_long, d_auto;
+	int n_short, n_long, n_auto, none;
+	long old;
+	pid_t b;
+
+	test_name = "cache_timeout";
+	require_vrq();
+	if (online_cpus() < 2)
+		finish(SKIP, "needs 2 CPUs");
+	mount_debugfs();
+	none = preempt_model_none();
+	old = read_long(KNOB, -12345);
+	if (old == -12345)
+		finish(FAIL, "%s missing", KNOB);
+	if (pipe(go) || pipe(ack))
+		finish(FAIL, "pipe");
+	fcntl(ack[0], F_SETFL, O_NONBLOCK);
+	b = fork();
+	if (b == 0)
+		burster();
+
+	n_short = run(2000, &d_short);
+	n_long = run(200000, &d_long);
+	n_auto = run(-1, &d_auto);
+	write_long(KNOB, old);
+	kill_wait(b);
+
+	if (n_short < ROUNDS * 8 / 10 || d_short > 20000000)
+		finish(FAIL, "2 ms timeout: moved in %d/%d rounds, median delay %.1f ms",
+		       n_short, ROUNDS, d_short / 1e6);
+	if (n_long > ROUNDS * 2 / 10)
+		finish(FAIL, "200 ms timeout: moved in %d/%d rounds during a 40 ms burst",
+		       n_long, ROUNDS);
+	if (none && n_auto > ROUNDS * 2 / 10)
+		finish(FAIL, "auto timeout under preempt=none: moved in %d/%d rounds",
+		       n_auto, ROUNDS);
+	if (!none && n_auto < ROUNDS * 8 / 10)
+		finish(FAIL, "auto timeout (rr_interval): moved in only %d/%d rounds",
+		       n_auto, ROUNDS);
+	finish(PASS, "2ms: %d/%d moved (median %.1f ms); 200ms: %d/%d; auto (%s): %d/%d",
+	       n_short, ROUNDS, d_short / 1e6, n_long, ROUNDS,
+	       none ? "none" : "preemptible", n_auto, ROUNDS);
+}

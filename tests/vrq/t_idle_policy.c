@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCHED_IDLE is true idle priority: next to a NORMAL hog on one CPU an
+ * idle-policy hog gets (almost) nothing; alone it gets the CPU. It must not
+ * starve forever either: an idle-policy task holding a "lock" (here: owing
+ * a byte on a pipe that a NORMAL task waits for) gets to run within seconds.
+ */
+#include "vrq_test.h"
+
+int main(void)
+{
+	uint64_t i0, n0, i1, n1, t0;
+	double share;
+	pid_t n, i, w;
+	int fd[2];
+	char c;
+
+	test_name = "idle_policy";
+	require_vrq();
+
+	n = spawn_hog(SCHED_OTHER, 0, 0);
+	i = spawn_hog(SCHED_IDLE, 0, 0);
+	usleep(200000);
+	i0 = task_runtime_ns(i);
+	n0 = task_runtime_ns(n);
+	sleep(3);
+	i1 = task_runtime_ns(i);
+	n1 = task_runtime_ns(n);
+	share = 100.0 * (i1 - i0) / (double)(i1 - i0 + n1 - n0 + 1);
+	if (share > 3.0) {
+		kill_wait(n);
+		kill_wait(i);
+		finish(FAIL, "SCHED_IDLE hog got %.1f%% next to a NORMAL hog",
+		       share);
+	}
+	kill_wait(n);
+	usleep(100000);
+	i0 = task_runtime_ns(i);
+	sleep(1);
+	i1 = task_runtime_ns(i);
+	kill_wait(i);
+	if (i1 - i0 < 500000000ull)
+		finish(FAIL, "SCHED_IDLE hog alone on a CPU got only %.0f ms of 1000",
+		       (i1 - i0) / 1e6);
+
+	/* Starvation: the idle-policy task must deliver its byte. */
+	if (pipe(fd))
+		finish(FAIL, "pipe");
+	n = spawn_hog(SCHED_OTHER, 0, 0);
+	w = fork();
+	if (w == 0) {
+		close(fd[0]);
+		if (pin_to(0, 0) || set_policy(0, SCHED_IDLE, 0))
+			_exit(2);
+		spin_for(20000000);	/* must run 20 ms of CPU first */
+		if (write(fd[1], "x", 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	close(fd[1]);
+	t0 = now_ns();
+	if (read(fd[0], &c, 1) != 1) {
+		kill_wait(n);
+		finish(FAIL, "idle-policy lock holder died");
+	}
+	t0 = now_ns() - t0;
+	kill_wait(n);
+	waitpid(w, NULL, 0);
+	if (t0 > 20000000000ull)
+		finish(FAIL, "idle-policy lock holder starved for %.1f s", t0 / 1e9);
+	finish(PASS, "idle share %.2f%%, alone %.0f ms/s, holder done in %.2f s",
+	       share, (i1 - i0) / 1e6, t0 / 1e9);
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The VRQ 4.3 thread's scenario: two SCHED_BATCH nice 19 hogs keep 2 CPUs
+ * busy; NORMAL work that needs a full CPU must get one (rather than wait
+ * behind cache timeouts or share with the batch hogs).
+ */
+#include "vrq_test.h"
+
+int main(void)
+{
+	uint64_t w0, w1;
+	pid_t b1, b2, w;
+
+	test_name = "vrq43";
+	require_vrq();
+	if (online_cpus() < 2)
+		finish(SKIP, "needs 2 CPUs");
+
+	b1 = spawn_hog(SCHED_BATCH, 19, -1);
+	b2 = spawn_hog(SCHED_BATCH, 19, -1);
+	usleep(500000);
+	w = spawn_hog(SCHED_OTHER, 0, -1);
+	usleep(200000);
+	w0 = task_runtime_ns(w);
+	sleep(2);
+	w1 = task_runtime_ns(w);
+	kill_wait(w);
+	kill_wait(b1);
+	kill_wait(b2);
+
+	if (w1 - w0 < 1700000000ull)
+		finish(FAIL, "NORMAL hog got %.0f ms of 2000 next to 2 BATCH nice 19 hogs",
+		       (w1 - w0) / 1e6);
+	finish(PASS, "NORMAL hog got %.0f ms of 2000 next to 2 BATCH nice 19 hogs",
+	       (w1 - w0) / 1e6);
+}
