@@ -17,6 +17,11 @@ TIMEOUT ?= 600
 CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
 # Schedulers `make test` covers.
 TEST_SCHEDS ?= cfs vrq
+# make bench: QUICK=1 for a short run; CFS_FEATS="FEAT ..." adds a CFS run
+# with those sched_feat bits on.
+QUICK ?= 0
+BENCH_SCHEDS ?= vrq cfs
+CFS_FEATS ?=
 
 export REPO BUILD KSRC PATCHES
 
@@ -31,7 +36,7 @@ endif
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
-.PHONY: help deps source config kernel boot test test-host tests patch clean
+.PHONY: help deps source config kernel boot test test-host tests bench bench-smoke patch clean
 
 help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
@@ -43,6 +48,8 @@ help:
 	@echo '  tests       build the guest test programs into build/tests/'
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
 	@echo '  test        host tests, then the debug kernels and the guest suite (TEST_SCHEDS="$(TEST_SCHEDS)")'
+	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>/ (QUICK=1 short, CFS_FEATS=...)'
+	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  clean       remove build/ (keeps nothing)'
 
@@ -71,6 +78,12 @@ test-host:
 
 test: test-host tests
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
+
+bench:
+	@QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" CPUS=$(CPUS) PREEMPT=$(PREEMPT) bench/run-bench.sh
+
+bench-smoke:
+	@for s in $(TEST_SCHEDS); do $(MAKE) -s kernel SCHED=$$s DEBUG=1 && bench/smoke.sh --sched $$s --debug || exit 1; done
 
 patch:
 	@$(S)/make-patch.sh

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #define NSPAWNER 4
-#define PER_SPAWNER 300
+#define PER_SPAWNER 200
 #define WAVE 25
 #define NEXEC 40
-#define NTHREADS 2000
+#define NTHREADS 1500
 #define NDETACHED 500
 #define LIMIT 60.0
 

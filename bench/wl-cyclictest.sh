@@ -1,0 +1,44 @@
+#!/bin/bash
+# Wakeup latency: cyclictest with SCHED_OTHER measurement threads (one per
+# CPU, 1 ms interval) while a compile at 300 % of the CPUs runs behind it.
+# Samples: p50/p99/max/avg latency over all threads; the histogram (sparse
+# "us count" lines, overflows at the max) goes to OUTDIR/cyclictest-<load>.hist.
+#
+# usage: wl-cyclictest.sh OUTDIR
+# env:   QUICK=1  CT_LOADS (default "normal nice19"; QUICK "normal")
+#        CT_LOAD_PCT (300)  CT_SECS  CT_INTERVAL_US (1000)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+bench_init cyclictest "${1:-}"
+require cyclictest
+
+LOADS=${CT_LOADS:-$(quick "normal" "normal nice19")}
+PCT=${CT_LOAD_PCT:-300}
+SECS=${CT_SECS:-$(quick 3 30)}
+INTERVAL=${CT_INTERVAL_US:-1000}
+HMAX=200000
+
+for load in $LOADS; do
+	load_start "$load" "$PCT"
+	[ "$load" = none ] || sleep "$(quick 1 3)"
+	raw=$BENCH_TMP/ct-$load.hist
+	blog "cyclictest: ${SECS} s, SCHED_OTHER, under the $load load"
+	out=$(cyclictest --policy=other -S -m -q -D "$SECS" -i "$INTERVAL" -h "$HMAX" \
+		--histfile="$raw" 2>&1) || die "cyclictest failed: $out"
+	load_stop
+	hist=$BENCH_OUT/cyclictest-$load.hist
+	awk '/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > max) max = $i + 0 }
+	     /^# Histogram Overflows:/ { for (i = 4; i <= NF; i++) ov += $i }
+	     !/^#/ && NF >= 2 { c = 0; for (i = 2; i <= NF; i++) c += $i; if (c) print $1 + 0, c }
+	     END { if (ov) print max, ov }' "$raw" >"$hist"
+	# (no process substitution: the QEMU guest has no /dev/fd)
+	read -r p50 p99 max n <<<"$(hist_stats "$hist")"
+	avg=$(awk '/^# Avg Latencies:/ { for (i = 4; i <= NF; i++) { s += $i; n++ } } END { if (n) printf "%.1f", s / n }' "$raw")
+	[ "$n" -gt 0 ] || die "cyclictest: empty histogram"
+	p=(load="$load" load_pct="$PCT" interval_us="$INTERVAL")
+	emit lat_p50_us "$p50" us lower "${p[@]}"
+	emit lat_p99_us "$p99" us lower "${p[@]}"
+	emit lat_max_us "$max" us lower "${p[@]}"
+	emit lat_avg_us "$avg" us lower "${p[@]}"
+	blog "cyclictest: $load: p50 $p50 us, p99 $p99 us, max $max us over $n wakeups"
+done
