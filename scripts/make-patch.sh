@@ -25,7 +25,7 @@ done <"$PATCHES/series"
 files=$(for p in "${series[@]}"; do
 	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$PATCHES/$p"
 done | sort -u)
-top=$(tar -tJf "$TARBALL" | head -1 | cut -d/ -f1)
+top=$( (tar -tJf "$TARBALL" 2>/dev/null || true) | head -1 | cut -d/ -f1)
 extract() { # dir
 	mkdir -p "$1"
 	# Files that the series creates are absent from the tarball: ignore.
@@ -50,7 +50,10 @@ cp "$REPO/Kconfig.vrq" "$work/b/kernel/Kconfig.vrq"
 	echo "plus kernel/sched/$(cd "$REPO/kernel-sched" && echo *) and kernel/Kconfig.vrq."
 	echo "Apply with: cd linux-6.12.y && patch -p1 < vrq-6.12.patch"
 	echo
-	(cd "$work" && diff -Nur a b) || true
+	# No timestamps in the file headers, so the patch only changes when
+	# its content does.
+	(cd "$work" && diff -Nur a b || true) |
+		sed -E 's/^((---|\+\+\+) [^\t]+)\t.*/\1/'
 } >"$work/all.patch"
 
 # Proof: a fresh pristine copy takes the patch cleanly.
@@ -59,7 +62,7 @@ patch -d "$work/c" -p1 --dry-run -s <"$work/all.patch" >"$work/dry.log" 2>&1 ||
 	{ cat "$work/dry.log" >&2; die "the all-in-one patch does not apply to a pristine tree"; }
 mv "$work/all.patch" "$OUTP"
 stat=$(grep -c '^+++ ' "$OUTP") lines=$(grep -c '^[+-][^+-]' "$OUTP" || true)
-note "wrote $OUTP: $stat files, $lines changed lines; dry-run on pristine 6.12: OK"
+note "wrote $OUTP: $stat files, $lines non-blank changed lines; dry-run on pristine 6.12: OK"
 if ! cmp -s "$OUTP" "$PATCHES/vrq-6.12-all-in-one.patch"; then
 	cp "$OUTP" "$PATCHES/vrq-6.12-all-in-one.patch"
 	note "updated patches/vrq-6.12-all-in-one.patch"
