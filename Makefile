@@ -36,7 +36,7 @@ endif
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
-.PHONY: help deps source config kernel boot test test-host tests bench bench-smoke patch clean
+.PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch clean
 
 help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
@@ -47,6 +47,7 @@ help:
 	@echo '  boot        boot it under QEMU: CPUS=N PREEMPT=none|voluntary|full CMD=... TIMEOUT=s'
 	@echo '  tests       build the guest test programs into build/tests/'
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
+	@echo '  checkpatch  checkpatch.pl --strict on kernel-sched/, Kconfig.vrq and the series'
 	@echo '  test        host tests, then the debug kernels and the guest suite (TEST_SCHEDS="$(TEST_SCHEDS)")'
 	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>/ (QUICK=1 short, CFS_FEATS=...)'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
@@ -76,7 +77,10 @@ tests:
 test-host:
 	@tests/host/run.sh
 
-test: test-host tests
+checkpatch: source
+	@$(S)/checkpatch.sh
+
+test: test-host tests checkpatch
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
 
 bench:
