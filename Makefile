@@ -48,7 +48,7 @@ help:
 	@echo '  tests       build the guest test programs into build/tests/'
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
 	@echo '  checkpatch  checkpatch.pl --strict on kernel-sched/, Kconfig.vrq and the series'
-	@echo '  test        host tests, then the debug kernels and the guest suite (TEST_SCHEDS="$(TEST_SCHEDS)")'
+	@echo '  test        host tests, checkpatch, bench smoke, then the guest suite on the debug kernels (TEST_SCHEDS="$(TEST_SCHEDS)")'
 	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>/ (QUICK=1 short, CFS_FEATS=...)'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
@@ -80,7 +80,9 @@ test-host:
 checkpatch: source
 	@$(S)/checkpatch.sh
 
-test: test-host tests checkpatch
+# The bench smoke runs first so that the guest suite's "N passed, N failed"
+# is the last line.
+test: test-host tests checkpatch bench-smoke
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
 
 bench:
