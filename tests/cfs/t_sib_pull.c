@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t_sib_pull: SIB_PULL (sched-idle balancing, seed 001) lets a CPU that runs
+ * only SCHED_IDLE tasks pull a waiting non-idle task from an overloaded CPU.
+ *
+ * Two CPUs A and B. Two SCHED_IDLE spinners pinned to B; two SCHED_NORMAL
+ * spinners started pinned to A, then allowed on A and B while piled up on
+ * A. With SIB_PULL the NORMAL spinners must spread to one CPU each within
+ * 200 ms and stay apart, and B's schedstat sib_pulled counter must rise.
+ * With NO_SIB_PULL the counters must not move; how long the regular load
+ * balancer takes to spread them is reported. Trials alternate on/off.
+ */
+#include "cfs_test.h"
+
+#define TRIALS 3
+#define WINDOW 1.0      /* seconds watched after the unpin */
+#define SPREAD_MAX 0.2  /* with SIB_PULL */
+
+struct trial {
+	double spread;          /* seconds until apart, -1 = never */
+	double apart;           /* share of samples apart after that */
+	unsigned long long pulled, count;
+	int stats;
+};
+
+static int cpu_a, cpu_b;
+
+static void set_aff(pid_t tid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	if (sched_setaffinity(tid, sizeof(set), &set))
+		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
+}
+
+static void sum_stats(struct cfs_sib_stats *sum, int *ok)
+{
+	struct cfs_sib_stats st;
+	int cpus[64], n = tl_usable_cpus(cpus, 64), i;
+
+	memset(sum, 0, sizeof(*sum));
+	*ok = 1;
+	for (i = 0; i < n; i++) {
+		if (cfs_sib_stats(cpus[i], &st)) {
+			*ok = 0;
+			return;
+		}
+		sum->count += st.count;
+		sum->pulled += st.pulled;
+	}
+}
+
+static void trial(int on, struct trial *t)
+{
+	struct tl_spinner hog[2], nrm[2];
+	struct cfs_sib_stats s0, s1;
+	double t0, now, first = -1;
+	int i, samples = 0, apart = 0, ok0, ok1;
+
+	cfs_set_or_die("SIB_PULL", on);
+	for (i = 0; i < 2; i++) {
+		if (tl_spinner_start(&hog[i], cpu_b, 0, 1))
+			tl_die("cannot start SCHED_IDLE spinner");
+		if (cfs_set_policy(hog[i].tid, SCHED_IDLE))
+			tl_die("SCHED_IDLE: %s", tl_errname(errno));
+		tl_spinner_go(&hog[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		nrm[i].chunk = 2000;
+		if (tl_spinner_start(&nrm[i], cpu_a, 0, 0))
+			tl_die("cannot start NORMAL spinner");
+	}
+	tl_sleep(0.05);
+	sum_stats(&s0, &ok0);
+
+	for (i = 0; i < 2; i++)
+		set_aff(nrm[i].tid, cpu_a, cpu_b);
+	t0 = tl_now();
+	while ((now = tl_now()) - t0 < WINDOW) {
+		int c0, c1;
+
+		tl_sleep(0.005);
+		c0 = atomic_load(&nrm[0].last_cpu);
+		c1 = atomic_load(&nrm[1].last_cpu);
+		if (first < 0 && c0 != c1)
+			first = now - t0;
+		if (first >= 0) {
+			samples++;
+			apart += c0 != c1;
+		}
+	}
+	sum_stats(&s1, &ok1);
+
+	for (i = 0; i < 2; i++) {
+		tl_spinner_stop(&nrm[i]);
+		tl_spinner_stop(&hog[i]);
+	}
+	t->spread = first;
+	t->apart = samples ? (double)apart / samples : 0;
+	t->stats = ok0 && ok1;
+	t->pulled = s1.pulled - s0.pulled;
+	t->count = s1.count - s0.count;
+}
+
+int main(void)
+{
+	struct trial tr[2][TRIALS];
+	char buf[2][256];
+	unsigned long long pulled = 0;
+	int cpus[64], n, i, on;
+
+	tl_init("t_sib_pull");
+	cfs_require_kernel();
+	n = tl_usable_cpus(cpus, 64);
+	if (n < 2)
+		tl_skip("needs 2 CPUs, has %d", n);
+	cpu_a = cpus[0];
+	cpu_b = cpus[1];
+	set_aff(0, cpu_a, cpu_b);
+	if (cfs_schedstats_on())
+		tl_info("schedstats unavailable: counters not checked");
+	cfs_set_or_die("SIB_KEEP_LAST", 0);
+
+	for (i = 0; i < TRIALS; i++)
+		for (on = 1; on >= 0; on--)
+			trial(on, &tr[on][i]);
+
+	for (on = 0; on < 2; on++) {
+		int len = 0;
+
+		buf[on][0] = 0;
+		for (i = 0; i < TRIALS; i++)
+			len += snprintf(buf[on] + len, sizeof(buf[on]) - len,
+					"%s%.0fms/%.0f%%/pulled %llu", i ? ", " : "",
+					tr[on][i].spread * 1000, tr[on][i].apart * 100,
+					tr[on][i].pulled);
+	}
+	tl_info("SIB_PULL: spread/apart/pulled: %s", buf[1]);
+	tl_info("NO_SIB_PULL: spread/apart/pulled: %s", buf[0]);
+
+	for (i = 0; i < TRIALS; i++) {
+		struct trial *t = &tr[1][i];
+
+		TL_CHECK(t->spread >= 0 && t->spread <= SPREAD_MAX,
+			 "SIB_PULL trial %d: NORMAL spinners apart after %.0f ms (want <= %.0f)",
+			 i, t->spread * 1000, SPREAD_MAX * 1000);
+		TL_CHECK(t->apart >= 0.8, "SIB_PULL trial %d: apart only %.0f%% of the time",
+			 i, t->apart * 100);
+		if (t->stats)
+			pulled += t->pulled;
+		t = &tr[0][i];
+		if (t->stats)
+			TL_CHECK(t->count == 0 && t->pulled == 0,
+				 "NO_SIB_PULL trial %d: sib counters moved (%llu attempts, %llu pulled)",
+				 i, t->count, t->pulled);
+	}
+	/* the regular balancer may win a race now and then, not every time */
+	if (tr[1][0].stats)
+		TL_CHECK(pulled >= 1, "SIB_PULL: sib_pulled never rose in %d trials", TRIALS);
+	return tl_finish("NORMAL spinners piled on CPU %d next to SCHED_IDLE ones on CPU %d spread with SIB_PULL [%s]; without [%s]",
+			 cpu_a, cpu_b, buf[1], buf[0]);
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t_sis_skip_overloaded: SIS_SKIP_OVERLOADED (seed 001) removes the LLC's
+ * overloaded CPUs from select_idle_cpu()'s scan.
+ *
+ * CPU A runs two pinned SCHED_NORMAL spinners (overloaded). A waker pinned
+ * to B wakes a wakee allowed on A and B, which last ran on B, so that
+ * select_idle_sibling() finds neither target nor prev idle and scans the
+ * LLC. With the bit on the scan skips A, counted by schedstat
+ * sis_skip_overloaded on the waking CPU; with it off the counter must not
+ * move. (The pick itself cannot differ on two CPUs: an overloaded CPU is
+ * never idle.)
+ */
+#include "cfs_test.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+
+#define WAKEUPS 200
+
+static int cpu_a, cpu_b;
+static atomic_int go, done, stop;
+
+static void fwait(atomic_int *w, int old)
+{
+	while (atomic_load(w) == old)
+		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
+}
+
+static void fpost(atomic_int *w)
+{
+	atomic_fetch_add(w, 1);
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void set_aff(pid_t tid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	if (sched_setaffinity(tid, sizeof(set), &set))
+		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
+}
+
+static void *wakee(void *arg)
+{
+	int seen = 0;
+
+	(void)arg;
+	for (;;) {
+		/* run on B last, then be free: prev_cpu = B */
+		set_aff(0, cpu_b, -1);
+		set_aff(0, cpu_a, cpu_b);
+		fpost(&done);
+		fwait(&go, seen);
+		seen = atomic_load(&go);
+		if (atomic_load(&stop))
+			return NULL;
+	}
+}
+
+static unsigned long long skips(void)
+{
+	struct cfs_sib_stats st;
+	unsigned long long sum = 0;
+	int cpus[64], n = tl_usable_cpus(cpus, 64), i;
+
+	for (i = 0; i < n; i++) {
+		if (cfs_sib_stats(cpus[i], &st))
+			tl_die("cannot read the sib fields of /proc/schedstat");
+		sum += st.sis_skip;
+	}
+	return sum;
+}
+
+static unsigned long long run(int on)
+{
+	unsigned long long s0;
+	pthread_t t;
+	int i, d;
+
+	cfs_set_or_die("SIS_SKIP_OVERLOADED", on);
+	atomic_store(&stop, 0);
+	d = atomic_load(&done);
+	if (pthread_create(&t, NULL, wakee, NULL))
+		tl_die("pthread_create failed");
+	fwait(&done, d);
+	s0 = skips();
+	for (i = 0; i < WAKEUPS; i++) {
+		d = atomic_load(&done);
+		tl_burn_wall(0.0002); /* the waker is running, B is busy */
+		fpost(&go);
+		fwait(&done, d);
+	}
+	s0 = skips() - s0;
+	atomic_store(&stop, 1);
+	fpost(&go);
+	pthread_join(t, NULL);
+	return s0;
+}
+
+int main(void)
+{
+	struct tl_spinner hog[2];
+	unsigned long long on1, off1, on2, off2;
+	int cpus[64], n, i;
+
+	tl_init("t_sis_skip_overloaded");
+	cfs_require_kernel();
+	n = tl_usable_cpus(cpus, 64);
+	if (n < 2)
+		tl_skip("needs 2 CPUs, has %d", n);
+	cpu_a = cpus[0];
+	cpu_b = cpus[1];
+	if (cfs_schedstats_on())
+		tl_skip("schedstats unavailable (needs CONFIG_SCHEDSTATS)");
+
+	for (i = 0; i < 2; i++)
+		if (tl_spinner_start(&hog[i], cpu_a, 0, 0))
+			tl_die("cannot start spinner");
+	set_aff(0, cpu_b, -1); /* the waker */
+	tl_sleep(0.05);        /* a few ticks: A gets into the overloaded mask */
+
+	on1 = run(1);
+	off1 = run(0);
+	on2 = run(1);
+	off2 = run(0);
+
+	for (i = 0; i < 2; i++)
+		tl_spinner_stop(&hog[i]);
+
+	TL_CHECK(on1 + on2 >= WAKEUPS / 2,
+		 "SIS_SKIP_OVERLOADED: only %llu+%llu of %d scans skipped overloaded CPU %d",
+		 on1, on2, 2 * WAKEUPS, cpu_a);
+	TL_CHECK(off1 + off2 == 0, "NO_SIS_SKIP_OVERLOADED: sis_skip_overloaded moved (%llu+%llu)",
+		 off1, off2);
+	return tl_finish("select_idle_cpu() scans skipping overloaded CPU %d: %llu+%llu with SIS_SKIP_OVERLOADED, %llu+%llu without (%d wakeups each)",
+			 cpu_a, on1, on2, off1, off2, WAKEUPS);
+}

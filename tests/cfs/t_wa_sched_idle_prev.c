@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t_wa_sched_idle_prev: WA_SCHED_IDLE_PREV (default off) makes
+ * wake_affine_idle() also return a prev_cpu that runs only SCHED_IDLE
+ * tasks. wa_scenario.h's setup with a SCHED_IDLE spinner on prev_cpu: with
+ * the bit off, most wakeups are affine (wake_affine_weight() sees the
+ * blocked load); with it on, almost none.
+ */
+#include "wa_scenario.h"
+
+#define ROUNDS 20
+#define REPS 2
+
+int main(void)
+{
+	struct wa_result r;
+	long long aff[2] = { 0, 0 }, att[2] = { 0, 0 };
+	int onb[2] = { 0, 0 }, n = ROUNDS * REPS, rep, on;
+	double ron, roff;
+
+	tl_init("t_wa_sched_idle_prev");
+	cfs_require_kernel();
+	if (cfs_schedstats_on())
+		tl_skip("schedstats unavailable (needs CONFIG_SCHEDSTATS)");
+	wa_pick_cpus();
+	cfs_set_or_die("WA_IDLE", 1);
+	cfs_set_or_die("WA_WEIGHT", 1);
+	cfs_set_or_die("WA_IDLE_PREV", 1);
+
+	for (rep = 0; rep < REPS; rep++) {
+		for (on = 1; on >= 0; on--) {
+			cfs_set_or_die("WA_SCHED_IDLE_PREV", on);
+			wa_run(ROUNDS, 1, &r);
+			aff[on] += r.affine;
+			att[on] += r.attempts;
+			onb[on] += r.woke_on_b;
+		}
+	}
+	if (att[0] < n * 8 / 10 || att[1] < n * 8 / 10)
+		tl_skip("wake_affine() consulted in %lld+%lld of %d wakeups: no SD_WAKE_AFFINE domain spans CPUs %d,%d",
+			att[1], att[0], 2 * n, wa_a, wa_b);
+
+	ron = (double)aff[1] / n;
+	roff = (double)aff[0] / n;
+	TL_CHECK(ron <= 0.2, "WA_SCHED_IDLE_PREV on: %.0f%% of wakeups affine (want <= 20%%)", 100 * ron);
+	TL_CHECK(roff >= 0.5, "NO_WA_SCHED_IDLE_PREV: %.0f%% of wakeups affine (want >= 50%%)", 100 * roff);
+
+	return tl_finish("affine wakeups to sched-idle prev CPU %d: %.0f%% with WA_SCHED_IDLE_PREV, %.0f%% without (%d wakeups each; woke on waker CPU %d: %d vs %d)",
+			 wa_a, 100 * ron, 100 * roff, n, wa_b, onb[1], onb[0]);
+}
