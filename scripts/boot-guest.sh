@@ -50,6 +50,9 @@ base_append="console=ttyS0 root=host0 rootfstype=9p"
 # makes exec of large programs (gcc, mpv) fast; cache=none costs minutes.
 base_append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic printk.time=1"
+# The repository is also shared on its own and mounted at its own path, so
+# it stays visible when it lives under /tmp (which the guest mounts tmpfs on).
+base_append+=" VRQ_REPO=$REPO"
 
 # qemu_run ACCEL TIMEOUT LOGFILE EXTRA_APPEND
 qemu_run() {
@@ -59,6 +62,7 @@ qemu_run() {
 		-kernel "$kernel" -append "$base_append $4" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none,multidevs=remap \
+		-virtfs local,path="$REPO",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \
 		</dev/null >"$3" 2>&1 || rc=$?
 	return $rc
 }

@@ -16,6 +16,11 @@ mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+# The repository at its host path (it may be under /tmp, hidden above).
+if [ -n "$VRQ_REPO" ]; then
+	mkdir -p "$VRQ_REPO"
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro repo "$VRQ_REPO"
+fi
 mkdir -p /tmp/results
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /tmp/results
 export RESULTS=/tmp/results
