@@ -22,6 +22,24 @@
 
 static int cpu_a, cpu_b;
 
+/* Number of sched domains of CPU 0 in /proc/schedstat. */
+static int domain_levels(void)
+{
+	static char buf[1 << 16];
+	char *p, *cpu1;
+	int n = 0;
+
+	if (tl_read_file("/proc/schedstat", buf, sizeof(buf)) < 0)
+		return 0;
+	p = strstr(buf, "\ncpu0 ");
+	if (!p)
+		return 0;
+	cpu1 = strstr(p + 1, "\ncpu");
+	while ((p = strstr(p + 1, "\ndomain")) && (!cpu1 || p < cpu1))
+		n++;
+	return n;
+}
+
 static int fork_round(int on, int *on_b)
 {
 	int *first = mmap(NULL, sizeof(int) * CHILDREN, PROT_READ | PROT_WRITE,
@@ -52,12 +70,15 @@ static int fork_round(int on, int *on_b)
 
 int main(void)
 {
-	struct tl_spinner hog;
+	struct tl_spinner hog = { 0 };
 	cpu_set_t set;
 	int cpus[64], n, b_on, b_off, b2;
 
 	tl_init("t_sib_idle_capacity");
 	cfs_require_kernel();
+	if (domain_levels() < 3)
+		tl_skip("%d sched domain level(s): the slow path ends in single-CPU groups, which already rank an idle CPU above a sched-idle one, so SIB_IDLE_CAPACITY cannot change placement here (needs a group spanning several lower-level domains, see docs/cfs-fixes.md)",
+			domain_levels());
 	n = tl_usable_cpus(cpus, 64);
 	if (n < 2)
 		tl_skip("needs 2 CPUs, has %d", n);

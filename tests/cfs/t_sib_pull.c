@@ -56,7 +56,7 @@ static void sum_stats(struct cfs_sib_stats *sum, int *ok)
 
 static void trial(int on, struct trial *t)
 {
-	struct tl_spinner hog[2], nrm[2];
+	struct tl_spinner hog[2] = { 0 }, nrm[2] = { 0 };
 	struct cfs_sib_stats s0, s1;
 	double t0, now, first = -1;
 	int i, samples = 0, apart = 0, ok0, ok1;
@@ -74,6 +74,7 @@ static void trial(int on, struct trial *t)
 		if (tl_spinner_start(&nrm[i], cpu_a, 0, 0))
 			tl_die("cannot start NORMAL spinner");
 	}
+	set_aff(0, cpu_b, -1); /* the sampling thread stays off A */
 	tl_sleep(0.05);
 	sum_stats(&s0, &ok0);
 

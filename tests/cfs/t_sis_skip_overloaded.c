@@ -104,7 +104,7 @@ static unsigned long long run(int on)
 
 int main(void)
 {
-	struct tl_spinner hog[2];
+	struct tl_spinner hog[2] = { 0 };
 	unsigned long long on1, off1, on2, off2;
 	int cpus[64], n, i;
 

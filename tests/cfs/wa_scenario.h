@@ -107,7 +107,7 @@ static inline void wa_pick_cpus(void)
 
 static inline void wa_run(int rounds, int sched_idle_hog, struct wa_result *res)
 {
-	struct tl_spinner idle_hog;
+	struct tl_spinner idle_hog = { 0 };
 	pthread_t h, t;
 	long long aff0, att0;
 	int i, ready;
