@@ -18,10 +18,11 @@ CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
 # Schedulers `make test` covers.
 TEST_SCHEDS ?= cfs vrq
 # make bench: QUICK=1 for a short run; CFS_FEATS="FEAT ..." adds a CFS run
-# with those sched_feat bits on.
+# with those sched_feat bits on (default: the seed fixes of patches/cfs-*,
+# see docs/cfs-fixes.md; CFS_FEATS= for none).
 QUICK ?= 0
 BENCH_SCHEDS ?= vrq cfs
-CFS_FEATS ?=
+CFS_FEATS ?= WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_IDLE_CAPACITY
 
 export REPO BUILD KSRC PATCHES
 
@@ -49,7 +50,8 @@ help:
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
 	@echo '  checkpatch  checkpatch.pl --strict on kernel-sched/, Kconfig.vrq and the series'
 	@echo '  test        host tests, checkpatch, bench smoke, then the guest suite on the debug kernels (TEST_SCHEDS="$(TEST_SCHEDS)")'
-	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>/ (QUICK=1 short, CFS_FEATS=...)'
+	@echo '  bench       VRQ vs EEVDF (+ EEVDF with CFS_FEATS on), interleaved rounds -> results/<date>-<host>/'
+	@echo '              QUICK=1 short; ROUNDS=N; workload sizes as in docs/benchmarks.md'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  clean       remove build/ (keeps nothing)'
@@ -72,7 +74,8 @@ boot: kernel
 
 tests:
 	@$(MAKE) -s -C tests/guest O=$(BUILD)/tests
-	@if [ -f tests/vrq/Makefile ]; then $(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq; fi
+	@$(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq
+	@$(MAKE) -s -C tests/cfs O=$(BUILD)/tests-cfs
 
 test-host:
 	@tests/host/run.sh

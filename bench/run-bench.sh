@@ -17,6 +17,11 @@
 #                       variant of the CFS kernel (empty: no such variant)
 #        SCALING_CPUS   vCPU counts for the scaling runs (default "1 2 4 8")
 #        SCALING_GROUPS hackbench groups in the scaling runs (default 4)
+#        SCALING_ROUNDS rounds that include the scaling runs (default ROUNDS)
+#        SCALING_VARIANTS variants in the scaling runs (default: all but
+#                       cfs-feat, i.e. the kernels of SCHEDS)
+#        workload sizes (COMPILE_UNITS, HB_LOOPS, CT_SECS ... see SIZE_VARS
+#        and each bench/wl-*.sh) are passed on to the guest and recorded
 #        BOOT_TIMEOUT   seconds per boot
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -38,6 +43,16 @@ CFS_FEATS=${CFS_FEATS:-}
 SCALING_CPUS=${SCALING_CPUS:-$(quick "1 2" "1 2 4 8")}
 SCALING_GROUPS=${SCALING_GROUPS:-4}
 SCALING_MODES=${SCALING_MODES:-process-pipe thread-socket}
+SCALING_VARIANTS=${SCALING_VARIANTS:-$SCHEDS}
+SCALING_ROUNDS=${SCALING_ROUNDS:-$ROUNDS}
+# Workload sizes a user may override; set ones go to every guest.
+SIZE_VARS="COMPILE_UNITS LOAD_UNITS BENCH_FUNCS COMPILE_PCTS COMPILE_POLICIES
+COMPILE_REPS HB_GROUPS HB_LOOPS HB_REPS HB_MODES CS_LOOPS CS_REPS CT_LOADS
+CT_SECS FP_LOADS FP_SECS MPV_LOADS MPV_WARMUP CLIP_SECS"
+sizes=
+for v in $SIZE_VARS; do
+	[ -z "${!v:-}" ] || sizes+=" $v='${!v}'"
+done
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-$(quick 900 14400)}
 for s in $SCHEDS; do check_sched "$s"; done
 require qemu-system-x86_64 gnuplot python3
@@ -49,13 +64,17 @@ if [ -n "$CFS_FEATS" ] && [[ " $SCHEDS " == *" cfs "* ]]; then
 	variants+=("cfs-feat:cfs:$(echo $CFS_FEATS | tr ' ' ,)")
 fi
 nvar=${#variants[@]}
-nscal=$(echo $SCALING_CPUS | wc -w)
+nscal=0
+for v in "${variants[@]}"; do
+	[[ " $SCALING_VARIANTS " != *" ${v%%:*} "* ]] || nscal=$((nscal + $(echo $SCALING_CPUS | wc -w)))
+done
 host=$(hostname -s 2>/dev/null || hostname)
 out=${out:-$REPO/results/$(date +%Y%m%d-%H%M)-$host}
 mkdir -p "$out/runs" "$out/configs"
 out=$(cd "$out" && pwd)
 
-total=$((build * $(echo $SCHEDS | wc -w) + 1 + ROUNDS * nvar * (1 + nscal) + 1))
+srounds=$((SCALING_ROUNDS < ROUNDS ? SCALING_ROUNDS : ROUNDS))
+total=$((build * $(echo $SCHEDS | wc -w) + 1 + ROUNDS * nvar + srounds * nscal + 1))
 step=0 t_start=$(date +%s)
 progress() {
 	step=$((step + 1))
@@ -82,7 +101,7 @@ one_boot() {
 	IFS=: read -r name sched feats <<<"$v"
 	feats=${feats//,/ }
 	id=r$r-$name-${cpus}cpu-$kind
-	cmd="QUICK=$QUICK"
+	cmd="QUICK=$QUICK$sizes"
 	if [ "$kind" = scaling ]; then
 		cmd+=" HB_GROUPS='$SCALING_GROUPS' HB_MODES='$SCALING_MODES'"
 		progress "round $r/$ROUNDS $name: hackbench scaling at $cpus vCPU ($cpus vCPUs on $(nproc) host cores)"
@@ -110,8 +129,10 @@ for r in $(seq "$ROUNDS"); do
 	for v in "${variants[@]}"; do
 		one_boot "$r" "$v" "$CPUS" main
 	done
+	[ "$r" -le "$SCALING_ROUNDS" ] || continue
 	for c in $SCALING_CPUS; do
 		for v in "${variants[@]}"; do
+			[[ " $SCALING_VARIANTS " == *" ${v%%:*} "* ]] || continue
 			one_boot "$r" "$v" "$c" scaling
 		done
 	done
@@ -135,6 +156,9 @@ cat >"$out/meta.json" <<JSON
   "variants": $(json_str "$(printf '%s ' "${variants[@]}")"),
   "scaling_cpus": $(json_str "$SCALING_CPUS"),
   "scaling_groups": $SCALING_GROUPS,
+  "scaling_rounds": $srounds,
+  "scaling_variants": $(json_str "$SCALING_VARIANTS"),
+  "sizes": $(json_str "${sizes# }"),
   "git": $(json_str "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"),
   "elapsed_s": $(($(date +%s) - t_start)),
   "failed_boots": $(json_str "${failed[*]:-}")

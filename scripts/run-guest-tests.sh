@@ -21,8 +21,9 @@ summary=()
 for s in $TEST_SCHEDS; do
 	make -s -C "$REPO" kernel SCHED="$s" DEBUG=1
 	kimg=$(kernel_build_dir "$s" 1)/arch/x86/boot/bzImage
-	extra=
-	[ "$s" = vrq ] && [ -d "$BUILD/tests-vrq" ] && extra=$BUILD/tests-vrq
+	# each kernel's own tests: VRQ semantics, or the CFS sched_feat toggles
+	extra=$BUILD/tests-$s
+	[ -d "$extra" ] || die "no $extra: run 'make tests' first"
 	eval "matrix=\$MATRIX_$s"
 	for m in $matrix; do
 		cpus=${m%%:*} preempt=${m#*:}
