@@ -107,12 +107,13 @@ def summarise(samples):
                                             natural(kv[0][3]), kv[0][4])):
         stats = {v: {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "n": len(xs)}
                  for v, xs in g["by"].items()}
-        ratio = None
-        if NEW in stats and BASE in stats and stats[BASE]["median"]:
-            ratio = stats[NEW]["median"] / stats[BASE]["median"]
+        # every variant against EEVDF (cfs): "ratio" is VRQ's, the goals' one
+        ratios = {}
+        if BASE in stats and stats[BASE]["median"]:
+            ratios = {v: st["median"] / stats[BASE]["median"] for v, st in stats.items() if v != BASE}
         rows.append({"kind": kind, "workload": wl, "metric": metric, "params": params,
                      "cpus": cpus, "unit": g["unit"], "better": g["better"],
-                     "stats": stats, "ratio": ratio})
+                     "stats": stats, "ratio": ratios.get(NEW), "ratios": ratios})
     return rows
 
 
@@ -150,8 +151,12 @@ def markdown(rows, gl, meta, variants):
             meta.get("host_cpu"), meta.get("host_cores"), meta.get("accel"), meta.get("vcpus"),
             meta.get("preempt"), meta.get("rounds"), ", QUICK sizes" if meta.get("quick") else "",
             meta.get("date")))
+    if meta.get("sizes"):
+        L.append("Workload sizes (overrides of the bench/wl-*.sh defaults): `%s`.\n" % meta["sizes"])
     L.append("Each cell: median (min-max) over all samples of all rounds. "
-             "Ratio: VRQ median / EEVDF (cfs) median; below 1 is better for VRQ when lower is better.\n")
+             "Ratio: the variant's median / EEVDF (cfs) median; below 1 is better for the variant "
+             "when lower is better. cfs-feat is the same CFS kernel with the seed fixes' "
+             "sched_feat bits on (docs/cfs-fixes.md).\n")
     L.append("## Goals\n")
     L.append("| goal | measure | target | value | met |")
     L.append("|---|---|---|---|---|")
@@ -166,7 +171,9 @@ def markdown(rows, gl, meta, variants):
         head = "| workload | configuration | metric | vCPUs |"
         if kind == "scaling" and meta:
             head += " vCPUs/host cores |"
-        head += "".join(" %s |" % v for v in variants) + " VRQ/EEVDF |"
+        others = [v for v in variants if v != BASE]
+        head += "".join(" %s |" % v for v in variants)
+        head += "".join(" %s/EEVDF |" % ("VRQ" if v == NEW else v) for v in others)
         L.append(head)
         L.append("|" + "---|" * (head.count("|") - 1))
         for r in sel:
@@ -179,7 +186,9 @@ def markdown(rows, gl, meta, variants):
             if kind == "scaling" and meta:
                 line += " %.1f |" % (r["cpus"] / meta.get("host_cores", 1))
             line += "".join(" %s |" % c for c in cells)
-            line += " %s |" % ("-" if r["ratio"] is None else "%.3f" % r["ratio"])
+            for v in others:
+                x = r["ratios"].get(v)
+                line += " %s |" % ("-" if x is None else "%.3f" % x)
             L.append(line)
     return "\n".join(L) + "\n"
 
