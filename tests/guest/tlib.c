@@ -324,6 +324,17 @@ int tl_pin_tid(pid_t tid, int cpu)
 	return sched_setaffinity(tid, sizeof(set), &set);
 }
 
+int tl_pin_two(pid_t tid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	return sched_setaffinity(tid, sizeof(set), &set);
+}
+
 int tl_cpu_is_set(int cpu, const cpu_set_t *set)
 {
 	return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, set);
@@ -456,6 +467,60 @@ const char *tl_policy_name(int policy)
 	case SCHED_DEADLINE: return "DEADLINE";
 	default: return "?";
 	}
+}
+
+int tl_set_policy(pid_t tid, int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(tid, policy, &sp);
+}
+
+/* ---- busy child processes ----------------------------------------------- */
+pid_t tl_spawn_hog(int policy, int nice, int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (cpu >= 0 && tl_pin_tid(0, cpu))
+			_exit(2);
+		if (tl_set_policy(0, policy, 0))
+			_exit(3);
+		if (setpriority(PRIO_PROCESS, 0, nice))
+			_exit(4);
+		for (;;)
+			tl_spin(1UL << 20);
+	}
+	return pid;
+}
+
+void tl_kill_wait(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+uint64_t tl_task_runtime_ns(pid_t pid)
+{
+	char path[64], buf[512];
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (tl_read_file(path, buf, sizeof(buf)) > 0 &&
+	    sscanf(buf, "%llu", &v) == 1)
+		return v;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (tl_read_file(path, buf, sizeof(buf)) > 0) {
+		char *p = strrchr(buf, ')');
+		unsigned long ut, st;
+
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st) == 2)
+			return (uint64_t)(ut + st) * (1000000000ull / sysconf(_SC_CLK_TCK));
+	}
+	return 0;
 }
 
 /* ---- running other programs --------------------------------------------- */

@@ -97,6 +97,8 @@ int tl_online_set(cpu_set_t *set);
  * cpus[max]; returns the count. */
 int tl_usable_cpus(int *cpus, int max);
 int tl_pin_tid(pid_t tid, int cpu);     /* sched_setaffinity to one CPU */
+/* Allow tid (0 = the caller) on CPU a and, if b >= 0, also on CPU b. */
+int tl_pin_two(pid_t tid, int a, int b);
 int tl_cpu_is_set(int cpu, const cpu_set_t *set);
 /* Format a cpu_set_t as a cpulist into buf. */
 const char *tl_cpulist(const cpu_set_t *set, char *buf, size_t size);
@@ -172,6 +174,23 @@ int tl_sched_setattr(pid_t pid, struct tl_sched_attr *attr, unsigned int flags);
 int tl_sched_getattr(pid_t pid, struct tl_sched_attr *attr, unsigned int size,
 		     unsigned int flags);
 const char *tl_policy_name(int policy);
+
+/* sched_setscheduler(tid, policy, {prio}); 0 or -1 (errno set). */
+int tl_set_policy(pid_t tid, int policy, int prio);
+
+/* ---- busy child processes ----------------------------------------------- */
+/*
+ * Fork a child that pins itself to cpu (< 0: any), takes policy (priority 0)
+ * and nice, then spins until killed. A child whose setup fails exits at
+ * once with 2 (pin), 3 (policy) or 4 (nice). Returns its pid, -1 if fork
+ * failed.
+ */
+pid_t tl_spawn_hog(int policy, int nice, int cpu);
+/* SIGKILL and reap a child (nothing for pid <= 0). */
+void tl_kill_wait(pid_t pid);
+/* CPU time of any task in ns: /proc/PID/schedstat, else utime+stime of
+ * /proc/PID/stat (tick resolution); 0 if neither can be read. */
+uint64_t tl_task_runtime_ns(pid_t pid);
 
 /* ---- running other programs --------------------------------------------- */
 /* Find an executable in $PATH and the usual sbin/bin dirs; NULL if absent. */

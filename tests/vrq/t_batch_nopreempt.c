@@ -33,7 +33,7 @@ static uint64_t median_latency(int policy)
 		int i;
 
 		close(fd[0]);
-		if (pin_to(0, 0) || set_policy(0, policy, 0))
+		if (tl_pin_tid(0, 0) || tl_set_policy(0, policy, 0))
 			_exit(2);
 		for (i = 0; i < ROUNDS; i++) {
 			uint64_t req = 7000000ull + (i % 7) * 2300000ull;
@@ -69,11 +69,11 @@ int main(void)
 		finish(FAIL, "cannot set rr_interval");
 
 	idle = median_latency(SCHED_OTHER);
-	h = spawn_hog(SCHED_OTHER, 0, 0);
+	h = tl_spawn_hog(SCHED_OTHER, 0, 0);
 	usleep(100000);
 	normal = median_latency(SCHED_OTHER);
 	batch = median_latency(SCHED_BATCH);
-	kill_wait(h);
+	tl_kill_wait(h);
 	write_long(RR, rr);
 
 	if (normal > idle + 3000000)

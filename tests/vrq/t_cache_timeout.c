@@ -18,10 +18,10 @@ static void __attribute__((noreturn)) burster(void)
 {
 	char c;
 
-	if (pin_to(0, 0) || set_policy(0, SCHED_FIFO, 50))
+	if (tl_pin_tid(0, 0) || tl_set_policy(0, SCHED_FIFO, 50))
 		_exit(2);
 	while (read(go[0], &c, 1) == 1) {
-		spin_for(BURST_NS);
+		tl_burn_wall(BURST_NS / 1e9);
 		if (write(ack[1], &c, 1) != 1)
 			break;
 	}
@@ -35,9 +35,9 @@ static uint64_t round_trip(void)
 	char c = 'g';
 
 	do {
-		pin_to(0, 0);
-		pin_two(0, 0, 1);
-		spin_for(1000000);
+		tl_pin_tid(0, 0);
+		tl_pin_two(0, 0, 1);
+		tl_burn_wall(0.001);
 	} while (sched_getcpu() != 0);
 	last0 = now_ns();
 	if (write(go[1], &c, 1) != 1)
@@ -94,8 +94,7 @@ int main(void)
 
 	test_name = "cache_timeout";
 	require_vrq();
-	if (online_cpus() < 2)
-		finish(SKIP, "needs 2 CPUs");
+	require_two_cpus();
 	mount_debugfs();
 	none = preempt_model_none();
 	old = read_long(KNOB, -12345);
@@ -112,7 +111,7 @@ int main(void)
 	n_long = run(200000, &d_long);
 	n_auto = run(-1, &d_auto);
 	write_long(KNOB, old);
-	kill_wait(b);
+	tl_kill_wait(b);
 
 	if (n_short < ROUNDS * 8 / 10 || d_short > 20000000)
 		finish(FAIL, "2 ms timeout: moved in %d/%d rounds, median delay %.1f ms",

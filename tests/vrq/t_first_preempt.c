@@ -16,13 +16,13 @@ static int phase(int home)
 {
 	int i, n = 0;
 
-	pin_to(0, home);
-	pin_two(0, 0, 1);
+	tl_pin_tid(0, home);
+	tl_pin_two(0, 0, 1);
 	for (i = 0; i < ROUNDS; i++) {
 		if (sched_getcpu() != home) {
 			/* put it back home for the next wakeup */
-			pin_to(0, home);
-			pin_two(0, 0, 1);
+			tl_pin_tid(0, home);
+			tl_pin_two(0, 0, 1);
 		}
 		usleep(5000);
 		if (sched_getcpu() == home)
@@ -38,18 +38,17 @@ int main(void)
 
 	test_name = "first_preempt";
 	require_vrq();
-	if (online_cpus() < 2)
-		finish(SKIP, "needs 2 CPUs");
+	require_two_cpus();
 
 	if (setpriority(PRIO_PROCESS, 0, -5))
 		finish(SKIP, "cannot set nice -5");
-	h0 = spawn_hog(SCHED_OTHER, 0, 0);
-	h1 = spawn_hog(SCHED_OTHER, 19, 1);
+	h0 = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	h1 = tl_spawn_hog(SCHED_OTHER, 19, 1);
 	usleep(300000);
 	n0 = phase(0);
 	n1 = phase(1);
-	kill_wait(h0);
-	kill_wait(h1);
+	tl_kill_wait(h0);
+	tl_kill_wait(h1);
 
 	if (n0 < ROUNDS * 8 / 10)
 		finish(FAIL, "own CPU 0 (nice 0 hog): woke there in %d/%d rounds (best-CPU instead of first?)",

@@ -18,27 +18,27 @@ int main(void)
 	test_name = "idle_policy";
 	require_vrq();
 
-	n = spawn_hog(SCHED_OTHER, 0, 0);
-	i = spawn_hog(SCHED_IDLE, 0, 0);
+	n = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	i = tl_spawn_hog(SCHED_IDLE, 0, 0);
 	usleep(200000);
-	i0 = task_runtime_ns(i);
-	n0 = task_runtime_ns(n);
+	i0 = tl_task_runtime_ns(i);
+	n0 = tl_task_runtime_ns(n);
 	sleep(3);
-	i1 = task_runtime_ns(i);
-	n1 = task_runtime_ns(n);
+	i1 = tl_task_runtime_ns(i);
+	n1 = tl_task_runtime_ns(n);
 	share = 100.0 * (i1 - i0) / (double)(i1 - i0 + n1 - n0 + 1);
 	if (share > 3.0) {
-		kill_wait(n);
-		kill_wait(i);
+		tl_kill_wait(n);
+		tl_kill_wait(i);
 		finish(FAIL, "SCHED_IDLE hog got %.1f%% next to a NORMAL hog",
 		       share);
 	}
-	kill_wait(n);
+	tl_kill_wait(n);
 	usleep(100000);
-	i0 = task_runtime_ns(i);
+	i0 = tl_task_runtime_ns(i);
 	sleep(1);
-	i1 = task_runtime_ns(i);
-	kill_wait(i);
+	i1 = tl_task_runtime_ns(i);
+	tl_kill_wait(i);
 	if (i1 - i0 < 500000000ull)
 		finish(FAIL, "SCHED_IDLE hog alone on a CPU got only %.0f ms of 1000",
 		       (i1 - i0) / 1e6);
@@ -46,13 +46,13 @@ int main(void)
 	/* Starvation: the idle-policy task must deliver its byte. */
 	if (pipe(fd))
 		finish(FAIL, "pipe");
-	n = spawn_hog(SCHED_OTHER, 0, 0);
+	n = tl_spawn_hog(SCHED_OTHER, 0, 0);
 	w = fork();
 	if (w == 0) {
 		close(fd[0]);
-		if (pin_to(0, 0) || set_policy(0, SCHED_IDLE, 0))
+		if (tl_pin_tid(0, 0) || tl_set_policy(0, SCHED_IDLE, 0))
 			_exit(2);
-		spin_for(20000000);	/* must run 20 ms of CPU first */
+		tl_burn_wall(0.020);	/* must run 20 ms of CPU first */
 		if (write(fd[1], "x", 1) != 1)
 			_exit(3);
 		_exit(0);
@@ -60,11 +60,11 @@ int main(void)
 	close(fd[1]);
 	t0 = now_ns();
 	if (read(fd[0], &c, 1) != 1) {
-		kill_wait(n);
+		tl_kill_wait(n);
 		finish(FAIL, "idle-policy lock holder died");
 	}
 	t0 = now_ns() - t0;
-	kill_wait(n);
+	tl_kill_wait(n);
 	waitpid(w, NULL, 0);
 	if (t0 > 20000000000ull)
 		finish(FAIL, "idle-policy lock holder starved for %.1f s", t0 / 1e9);

@@ -46,16 +46,16 @@ int main(void)
 	test_name = "nice_ratio";
 	require_vrq();
 
-	a = spawn_hog(SCHED_OTHER, 0, 0);
-	b = spawn_hog(SCHED_OTHER, 10, 0);
+	a = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	b = tl_spawn_hog(SCHED_OTHER, 10, 0);
 	usleep(300000);
-	a0 = task_runtime_ns(a);
-	b0 = task_runtime_ns(b);
+	a0 = tl_task_runtime_ns(a);
+	b0 = tl_task_runtime_ns(b);
 	sleep(4);
-	a1 = task_runtime_ns(a);
-	b1 = task_runtime_ns(b);
-	kill_wait(a);
-	kill_wait(b);
+	a1 = tl_task_runtime_ns(a);
+	b1 = tl_task_runtime_ns(b);
+	tl_kill_wait(a);
+	tl_kill_wait(b);
 
 	if (b1 - b0 == 0)
 		finish(FAIL, "nice 10 hog got no CPU (nice 0: %llu ns)",

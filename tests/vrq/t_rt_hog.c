@@ -22,23 +22,23 @@ int main(void)
 		finish(SKIP, "cannot set sched_rt_runtime_us");
 
 	/* The parent outranks the hog so it can always stop it. */
-	if (set_policy(0, SCHED_FIFO, 90))
+	if (tl_set_policy(0, SCHED_FIFO, 90))
 		finish(SKIP, "cannot use SCHED_FIFO");
 
-	n = spawn_hog(SCHED_OTHER, 0, 0);
+	n = tl_spawn_hog(SCHED_OTHER, 0, 0);
 	rt = fork();
 	if (rt == 0) {
-		if (pin_to(0, 0) || set_policy(0, SCHED_FIFO, 10))
+		if (tl_pin_tid(0, 0) || tl_set_policy(0, SCHED_FIFO, 10))
 			_exit(2);
-		spin_for(4000000000ull);	/* bounded even if never stopped */
+		tl_burn_wall(4.0);	/* bounded even if never stopped */
 		_exit(0);
 	}
 	usleep(300000);
-	n0 = task_runtime_ns(n);
+	n0 = tl_task_runtime_ns(n);
 	sleep(3);
-	n1 = task_runtime_ns(n);
-	kill_wait(rt);
-	kill_wait(n);
+	n1 = tl_task_runtime_ns(n);
+	tl_kill_wait(rt);
+	tl_kill_wait(n);
 	if (old_rt != 950000)
 		write_long("/proc/sys/kernel/sched_rt_runtime_us", old_rt);
 

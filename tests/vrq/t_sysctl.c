@@ -57,10 +57,10 @@ int main(void)
 			finish(FAIL, "cannot restore %s", knobs[i].name);
 	}
 
-	if (read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0 ||
+	if (tl_read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0 ||
 	    !strstr(buf, "cpu0 "))
 		finish(FAIL, "/proc/vrq_stats missing or empty");
-	if (read_file("/proc/self/sched", buf, sizeof(buf)) > 0 &&
+	if (tl_read_file("/proc/self/sched", buf, sizeof(buf)) > 0 &&
 	    !strstr(buf, "vrq.deadline"))
 		finish(FAIL, "/proc/self/sched lacks the VRQ fields");
 	finish(PASS, "%u sysctls range-checked, stats and /proc/PID/sched present",

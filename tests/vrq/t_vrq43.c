@@ -13,20 +13,19 @@ int main(void)
 
 	test_name = "vrq43";
 	require_vrq();
-	if (online_cpus() < 2)
-		finish(SKIP, "needs 2 CPUs");
+	require_two_cpus();
 
-	b1 = spawn_hog(SCHED_BATCH, 19, -1);
-	b2 = spawn_hog(SCHED_BATCH, 19, -1);
+	b1 = tl_spawn_hog(SCHED_BATCH, 19, -1);
+	b2 = tl_spawn_hog(SCHED_BATCH, 19, -1);
 	usleep(500000);
-	w = spawn_hog(SCHED_OTHER, 0, -1);
+	w = tl_spawn_hog(SCHED_OTHER, 0, -1);
 	usleep(200000);
-	w0 = task_runtime_ns(w);
+	w0 = tl_task_runtime_ns(w);
 	sleep(2);
-	w1 = task_runtime_ns(w);
-	kill_wait(w);
-	kill_wait(b1);
-	kill_wait(b2);
+	w1 = tl_task_runtime_ns(w);
+	tl_kill_wait(w);
+	tl_kill_wait(b1);
+	tl_kill_wait(b2);
 
 	if (w1 - w0 < 1700000000ull)
 		finish(FAIL, "NORMAL hog got %.0f ms of 2000 next to 2 BATCH nice 19 hogs",
