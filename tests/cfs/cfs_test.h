@@ -2,8 +2,9 @@
 /*
  * Helpers for the CFS comparison kernel tests (tests/cfs/t_*.c): reading
  * and flipping sched_feat bits in /sys/kernel/debug/sched/features,
- * schedstats, the sched-idle balancing counters of /proc/schedstat and the
- * per-task counters of /proc/self/task/TID/sched.
+ * schedstats, the sched-idle balancing counters of /proc/schedstat, the
+ * per-task counters of /proc/self/task/TID/sched, and the CPUs, affinities,
+ * futex hand-offs and spinners the scenarios are made of.
  *
  * Header-only (static functions) on top of tests/guest/tlib.
  */
@@ -13,9 +14,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../guest/tlib.h"
@@ -188,9 +191,175 @@ static inline long long cfs_task_sched_value(pid_t tid, const char *name)
 
 static inline int cfs_set_policy(pid_t tid, int policy)
 {
-	struct sched_param sp = { .sched_priority = 0 };
+	return tl_set_policy(tid, policy, 0);
+}
 
-	return sched_setscheduler(tid, policy, &sp);
+/* The sib counters summed over the usable CPUs; 0, or -1 if one is missing. */
+static inline int cfs_sib_stats_all(struct cfs_sib_stats *sum)
+{
+	struct cfs_sib_stats st;
+	int cpus[64], n = tl_usable_cpus(cpus, 64), i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++) {
+		if (cfs_sib_stats(cpus[i], &st))
+			return -1;
+		sum->count += st.count;
+		sum->pulled += st.pulled;
+		sum->kept_last += st.kept_last;
+		sum->sis_skip += st.sis_skip;
+	}
+	return 0;
+}
+
+/* ---- CPUs, threads and spinners of the scenarios ------------------------ */
+
+/* The first two usable CPUs into *a and *b; skips the test with fewer. */
+static inline void cfs_two_cpus(int *a, int *b)
+{
+	int cpus[64], n = tl_usable_cpus(cpus, 64);
+
+	if (n < 2)
+		tl_skip("needs 2 CPUs, has %d", n);
+	*a = cpus[0];
+	*b = cpus[1];
+}
+
+/* Allow tid (0 = the caller) on CPU a and, if b >= 0, on CPU b, or die. */
+static inline void cfs_set_aff(pid_t tid, int a, int b)
+{
+	if (tl_pin_two(tid, a, b))
+		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
+}
+
+/*
+ * The start of a sched-idle balancing test (t_sib_pull, t_sib_keep_last):
+ * a CFS kernel with the series' bits, two CPUs *a and *b with the caller
+ * allowed on both, schedstats on where available (the counters are then
+ * checked) and the other SIB bit, off, turned off.
+ */
+static inline void cfs_sib_test_init(const char *name, int *a, int *b,
+				     const char *off)
+{
+	tl_init(name);
+	cfs_require_kernel();
+	cfs_two_cpus(a, b);
+	cfs_set_aff(0, *a, *b);
+	if (cfs_schedstats_on())
+		tl_info("schedstats unavailable: counters not checked");
+	cfs_set_or_die(off, 0);
+}
+
+/* Wait while *w == old; wake one waiter of *w after bumping it. */
+static inline void cfs_futex_wait(atomic_int *w, int old)
+{
+	while (atomic_load(w) == old)
+		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
+}
+
+static inline void cfs_futex_post(atomic_int *w)
+{
+	atomic_fetch_add(w, 1);
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* n spinners pinned to cpu, spinning at once (chunk 0: tlib's default). */
+static inline void cfs_spinners_start(struct tl_spinner *s, int n, int cpu,
+				      unsigned long chunk)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		s[i].chunk = chunk;
+		if (tl_spinner_start(&s[i], cpu, 0, 0))
+			tl_die("cannot start spinner");
+	}
+}
+
+/* n SCHED_IDLE spinners pinned to cpu (SCHED_IDLE before they spin). */
+static inline void cfs_idle_spinners_start(struct tl_spinner *s, int n, int cpu)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (tl_spinner_start(&s[i], cpu, 0, 1))
+			tl_die("cannot start SCHED_IDLE spinner");
+		if (cfs_set_policy(s[i].tid, SCHED_IDLE))
+			tl_die("SCHED_IDLE: %s", tl_errname(errno));
+		tl_spinner_go(&s[i]);
+	}
+}
+
+static inline void cfs_spinners_stop(struct tl_spinner *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		tl_spinner_stop(&s[i]);
+}
+
+/*
+ * The spinner scene of the sched-idle balancing tests (t_sib_pull,
+ * t_sib_keep_last): n_idle SCHED_IDLE spinners pinned to idle_cpu, n_norm
+ * NORMAL spinners (short rounds, so last_cpu stays fresh) started pinned to
+ * CPU a, and the calling thread, which samples them, moved to CPU b.
+ *
+ *	cfs_scene_start(&sc, ...);          spinners run, 50 ms settled
+ *	(counters before)
+ *	cfs_scene_release(&sc);             NORMAL spinners allowed on a and b
+ *	while (cfs_scene_sample(&sc, secs))  every 5 ms for secs seconds;
+ *		... sc.norm[i].last_cpu, sc.t   sc.t: seconds since the release
+ *	(counters after)
+ *	cfs_scene_stop(&sc);
+ */
+#define CFS_SCENE_MAX 2
+
+struct cfs_scene {
+	int a, b, n_idle, n_norm;
+	struct tl_spinner idle[CFS_SCENE_MAX], norm[CFS_SCENE_MAX];
+	double t0, t;
+};
+
+static inline void cfs_scene_start(struct cfs_scene *sc, int n_idle, int idle_cpu,
+				   int n_norm, int a, int b)
+{
+	memset(sc, 0, sizeof(*sc));
+	if (n_idle > CFS_SCENE_MAX || n_norm > CFS_SCENE_MAX)
+		tl_die("cfs_scene_start: at most %d spinners a kind", CFS_SCENE_MAX);
+	sc->a = a;
+	sc->b = b;
+	sc->n_idle = n_idle;
+	sc->n_norm = n_norm;
+	cfs_idle_spinners_start(sc->idle, n_idle, idle_cpu);
+	cfs_spinners_start(sc->norm, n_norm, a, 2000);
+	cfs_set_aff(0, b, -1); /* the sampling thread stays off A */
+	tl_sleep(0.05);
+}
+
+static inline void cfs_scene_release(struct cfs_scene *sc)
+{
+	int i;
+
+	for (i = 0; i < sc->n_norm; i++)
+		cfs_set_aff(sc->norm[i].tid, sc->a, sc->b);
+	sc->t0 = tl_now();
+}
+
+/* 1 after a 5 ms sleep while secs have not passed since the release (sc->t
+ * is the time since the release, taken before the sleep), else 0. */
+static inline int cfs_scene_sample(struct cfs_scene *sc, double secs)
+{
+	sc->t = tl_now() - sc->t0;
+	if (sc->t >= secs)
+		return 0;
+	tl_sleep(0.005);
+	return 1;
+}
+
+static inline void cfs_scene_stop(struct cfs_scene *sc)
+{
+	cfs_spinners_stop(sc->norm, sc->n_norm);
+	cfs_spinners_stop(sc->idle, sc->n_idle);
 }
 
 #endif /* CFS_TEST_H */

@@ -71,36 +71,22 @@ static int fork_round(int on, int *on_b)
 int main(void)
 {
 	struct tl_spinner hog = { 0 };
-	cpu_set_t set;
-	int cpus[64], n, b_on, b_off, b2;
+	int b_on, b_off, b2;
 
 	tl_init("t_sib_idle_capacity");
 	cfs_require_kernel();
 	if (domain_levels() < 3)
 		tl_skip("%d sched domain level(s): the slow path ends in single-CPU groups, which already rank an idle CPU above a sched-idle one, so SIB_IDLE_CAPACITY cannot change placement here (needs a group spanning several lower-level domains, see docs/cfs-fixes.md)",
 			domain_levels());
-	n = tl_usable_cpus(cpus, 64);
-	if (n < 2)
-		tl_skip("needs 2 CPUs, has %d", n);
-	cpu_a = cpus[0];
-	cpu_b = cpus[1];
+	cfs_two_cpus(&cpu_a, &cpu_b);
 
-	if (tl_spinner_start(&hog, cpu_a, 0, 1))
-		tl_die("cannot start spinner");
-	if (cfs_set_policy(hog.tid, SCHED_IDLE))
-		tl_die("SCHED_IDLE: %s", tl_errname(errno));
-	tl_spinner_go(&hog);
+	cfs_idle_spinners_start(&hog, 1, cpu_a);
 
 	/* parent: SCHED_IDLE on A; children may run on A or B */
-	CPU_ZERO(&set);
-	CPU_SET(cpu_a, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		tl_die("sched_setaffinity: %s", tl_errname(errno));
+	cfs_set_aff(0, cpu_a, -1);
 	if (cfs_set_policy(0, SCHED_IDLE))
 		tl_die("SCHED_IDLE: %s", tl_errname(errno));
-	CPU_SET(cpu_b, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		tl_die("sched_setaffinity: %s", tl_errname(errno));
+	cfs_set_aff(0, cpu_a, cpu_b);
 	tl_sleep(0.02);
 	if (sched_getcpu() != cpu_a)
 		tl_info("parent moved to CPU %d", sched_getcpu());

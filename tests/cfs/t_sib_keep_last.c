@@ -25,59 +25,31 @@ struct trial {
 
 static int cpu_a, cpu_b;
 
-static void set_aff(pid_t tid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (sched_setaffinity(tid, sizeof(set), &set))
-		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
-}
-
 static void trial(int on, struct trial *t)
 {
-	struct tl_spinner hog[2] = { 0 }, nrm = { 0 };
-	struct cfs_sib_stats s0, s1;
-	double t0, now;
-	int i, samples = 0, on_a = 0, ok;
+	struct cfs_scene sc;
+	struct cfs_sib_stats s0 = { 0 }, s1 = { 0 };
+	int samples = 0, on_a = 0, ok;
 
 	cfs_set_or_die("SIB_KEEP_LAST", on);
-	for (i = 0; i < 2; i++) {
-		if (tl_spinner_start(&hog[i], cpu_a, 0, 1))
-			tl_die("cannot start SCHED_IDLE spinner");
-		if (cfs_set_policy(hog[i].tid, SCHED_IDLE))
-			tl_die("SCHED_IDLE: %s", tl_errname(errno));
-		tl_spinner_go(&hog[i]);
-	}
-	nrm.chunk = 2000;
-	if (tl_spinner_start(&nrm, cpu_a, 0, 0))
-		tl_die("cannot start NORMAL spinner");
-	set_aff(0, cpu_b, -1); /* the sampling thread stays off A */
-	tl_sleep(0.05);
+	/* 2 SCHED_IDLE spinners and the NORMAL one on A, sampled from B */
+	cfs_scene_start(&sc, 2, cpu_a, 1, cpu_a, cpu_b);
 	ok = !cfs_sib_stats(cpu_a, &s0);
 
-	set_aff(nrm.tid, cpu_a, cpu_b);
+	cfs_scene_release(&sc);
 	t->moved = -1;
-	t0 = tl_now();
-	while ((now = tl_now()) - t0 < WINDOW) {
-		int c;
+	while (cfs_scene_sample(&sc, WINDOW)) {
+		int c = atomic_load(&sc.norm[0].last_cpu);
 
-		tl_sleep(0.005);
-		c = atomic_load(&nrm.last_cpu);
 		samples++;
 		if (c == cpu_a)
 			on_a++;
 		else if (t->moved < 0)
-			t->moved = now - t0;
+			t->moved = sc.t;
 	}
 	ok = ok && !cfs_sib_stats(cpu_a, &s1);
 
-	tl_spinner_stop(&nrm);
-	for (i = 0; i < 2; i++)
-		tl_spinner_stop(&hog[i]);
+	cfs_scene_stop(&sc);
 	t->on_a = samples ? (double)on_a / samples : 0;
 	t->stats = ok;
 	t->kept = ok ? s1.kept_last - s0.kept_last : 0;
@@ -89,19 +61,9 @@ int main(void)
 	char buf[2][256];
 	double share[2] = { 0, 0 };
 	unsigned long long kept = 0;
-	int cpus[64], n, i, on, moved_off = 0;
+	int i, on, moved_off = 0;
 
-	tl_init("t_sib_keep_last");
-	cfs_require_kernel();
-	n = tl_usable_cpus(cpus, 64);
-	if (n < 2)
-		tl_skip("needs 2 CPUs, has %d", n);
-	cpu_a = cpus[0];
-	cpu_b = cpus[1];
-	set_aff(0, cpu_a, cpu_b);
-	if (cfs_schedstats_on())
-		tl_info("schedstats unavailable: counters not checked");
-	cfs_set_or_die("SIB_PULL", 0);
+	cfs_sib_test_init("t_sib_keep_last", &cpu_a, &cpu_b, "SIB_PULL");
 
 	for (i = 0; i < TRIALS; i++)
 		for (on = 1; on >= 0; on--)

@@ -25,81 +25,33 @@ struct trial {
 
 static int cpu_a, cpu_b;
 
-static void set_aff(pid_t tid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (sched_setaffinity(tid, sizeof(set), &set))
-		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
-}
-
-static void sum_stats(struct cfs_sib_stats *sum, int *ok)
-{
-	struct cfs_sib_stats st;
-	int cpus[64], n = tl_usable_cpus(cpus, 64), i;
-
-	memset(sum, 0, sizeof(*sum));
-	*ok = 1;
-	for (i = 0; i < n; i++) {
-		if (cfs_sib_stats(cpus[i], &st)) {
-			*ok = 0;
-			return;
-		}
-		sum->count += st.count;
-		sum->pulled += st.pulled;
-	}
-}
-
 static void trial(int on, struct trial *t)
 {
-	struct tl_spinner hog[2] = { 0 }, nrm[2] = { 0 };
+	struct cfs_scene sc;
 	struct cfs_sib_stats s0, s1;
-	double t0, now, first = -1;
-	int i, samples = 0, apart = 0, ok0, ok1;
+	double first = -1;
+	int samples = 0, apart = 0, ok0, ok1;
 
 	cfs_set_or_die("SIB_PULL", on);
-	for (i = 0; i < 2; i++) {
-		if (tl_spinner_start(&hog[i], cpu_b, 0, 1))
-			tl_die("cannot start SCHED_IDLE spinner");
-		if (cfs_set_policy(hog[i].tid, SCHED_IDLE))
-			tl_die("SCHED_IDLE: %s", tl_errname(errno));
-		tl_spinner_go(&hog[i]);
-	}
-	for (i = 0; i < 2; i++) {
-		nrm[i].chunk = 2000;
-		if (tl_spinner_start(&nrm[i], cpu_a, 0, 0))
-			tl_die("cannot start NORMAL spinner");
-	}
-	set_aff(0, cpu_b, -1); /* the sampling thread stays off A */
-	tl_sleep(0.05);
-	sum_stats(&s0, &ok0);
+	/* 2 SCHED_IDLE spinners on B, 2 NORMAL ones piled on A */
+	cfs_scene_start(&sc, 2, cpu_b, 2, cpu_a, cpu_b);
+	ok0 = !cfs_sib_stats_all(&s0);
 
-	for (i = 0; i < 2; i++)
-		set_aff(nrm[i].tid, cpu_a, cpu_b);
-	t0 = tl_now();
-	while ((now = tl_now()) - t0 < WINDOW) {
-		int c0, c1;
+	cfs_scene_release(&sc);
+	while (cfs_scene_sample(&sc, WINDOW)) {
+		int c0 = atomic_load(&sc.norm[0].last_cpu);
+		int c1 = atomic_load(&sc.norm[1].last_cpu);
 
-		tl_sleep(0.005);
-		c0 = atomic_load(&nrm[0].last_cpu);
-		c1 = atomic_load(&nrm[1].last_cpu);
 		if (first < 0 && c0 != c1)
-			first = now - t0;
+			first = sc.t;
 		if (first >= 0) {
 			samples++;
 			apart += c0 != c1;
 		}
 	}
-	sum_stats(&s1, &ok1);
+	ok1 = !cfs_sib_stats_all(&s1);
 
-	for (i = 0; i < 2; i++) {
-		tl_spinner_stop(&nrm[i]);
-		tl_spinner_stop(&hog[i]);
-	}
+	cfs_scene_stop(&sc);
 	t->spread = first;
 	t->apart = samples ? (double)apart / samples : 0;
 	t->stats = ok0 && ok1;
@@ -112,19 +64,9 @@ int main(void)
 	struct trial tr[2][TRIALS];
 	char buf[2][256];
 	unsigned long long pulled = 0;
-	int cpus[64], n, i, on;
+	int i, on;
 
-	tl_init("t_sib_pull");
-	cfs_require_kernel();
-	n = tl_usable_cpus(cpus, 64);
-	if (n < 2)
-		tl_skip("needs 2 CPUs, has %d", n);
-	cpu_a = cpus[0];
-	cpu_b = cpus[1];
-	set_aff(0, cpu_a, cpu_b);
-	if (cfs_schedstats_on())
-		tl_info("schedstats unavailable: counters not checked");
-	cfs_set_or_die("SIB_KEEP_LAST", 0);
+	cfs_sib_test_init("t_sib_pull", &cpu_a, &cpu_b, "SIB_KEEP_LAST");
 
 	for (i = 0; i < TRIALS; i++)
 		for (on = 1; on >= 0; on--)

@@ -13,37 +13,10 @@
  */
 #include "cfs_test.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-
 #define WAKEUPS 200
 
 static int cpu_a, cpu_b;
 static atomic_int go, done, stop;
-
-static void fwait(atomic_int *w, int old)
-{
-	while (atomic_load(w) == old)
-		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
-}
-
-static void fpost(atomic_int *w)
-{
-	atomic_fetch_add(w, 1);
-	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-static void set_aff(pid_t tid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (sched_setaffinity(tid, sizeof(set), &set))
-		tl_die("sched_setaffinity(%d): %s", (int)tid, tl_errname(errno));
-}
 
 static void *wakee(void *arg)
 {
@@ -52,10 +25,10 @@ static void *wakee(void *arg)
 	(void)arg;
 	for (;;) {
 		/* run on B last, then be free: prev_cpu = B */
-		set_aff(0, cpu_b, -1);
-		set_aff(0, cpu_a, cpu_b);
-		fpost(&done);
-		fwait(&go, seen);
+		cfs_set_aff(0, cpu_b, -1);
+		cfs_set_aff(0, cpu_a, cpu_b);
+		cfs_futex_post(&done);
+		cfs_futex_wait(&go, seen);
 		seen = atomic_load(&go);
 		if (atomic_load(&stop))
 			return NULL;
@@ -64,16 +37,11 @@ static void *wakee(void *arg)
 
 static unsigned long long skips(void)
 {
-	struct cfs_sib_stats st;
-	unsigned long long sum = 0;
-	int cpus[64], n = tl_usable_cpus(cpus, 64), i;
+	struct cfs_sib_stats sum;
 
-	for (i = 0; i < n; i++) {
-		if (cfs_sib_stats(cpus[i], &st))
-			tl_die("cannot read the sib fields of /proc/schedstat");
-		sum += st.sis_skip;
-	}
-	return sum;
+	if (cfs_sib_stats_all(&sum))
+		tl_die("cannot read the sib fields of /proc/schedstat");
+	return sum.sis_skip;
 }
 
 static unsigned long long run(int on)
@@ -87,17 +55,17 @@ static unsigned long long run(int on)
 	d = atomic_load(&done);
 	if (pthread_create(&t, NULL, wakee, NULL))
 		tl_die("pthread_create failed");
-	fwait(&done, d);
+	cfs_futex_wait(&done, d);
 	s0 = skips();
 	for (i = 0; i < WAKEUPS; i++) {
 		d = atomic_load(&done);
 		tl_burn_wall(0.0002); /* the waker is running, B is busy */
-		fpost(&go);
-		fwait(&done, d);
+		cfs_futex_post(&go);
+		cfs_futex_wait(&done, d);
 	}
 	s0 = skips() - s0;
 	atomic_store(&stop, 1);
-	fpost(&go);
+	cfs_futex_post(&go);
 	pthread_join(t, NULL);
 	return s0;
 }
@@ -106,22 +74,15 @@ int main(void)
 {
 	struct tl_spinner hog[2] = { 0 };
 	unsigned long long on1, off1, on2, off2;
-	int cpus[64], n, i;
 
 	tl_init("t_sis_skip_overloaded");
 	cfs_require_kernel();
-	n = tl_usable_cpus(cpus, 64);
-	if (n < 2)
-		tl_skip("needs 2 CPUs, has %d", n);
-	cpu_a = cpus[0];
-	cpu_b = cpus[1];
+	cfs_two_cpus(&cpu_a, &cpu_b);
 	if (cfs_schedstats_on())
 		tl_skip("schedstats unavailable (needs CONFIG_SCHEDSTATS)");
 
-	for (i = 0; i < 2; i++)
-		if (tl_spinner_start(&hog[i], cpu_a, 0, 0))
-			tl_die("cannot start spinner");
-	set_aff(0, cpu_b, -1); /* the waker */
+	cfs_spinners_start(hog, 2, cpu_a, 0);
+	cfs_set_aff(0, cpu_b, -1); /* the waker */
 	tl_sleep(0.05);        /* a few ticks: A gets into the overloaded mask */
 
 	on1 = run(1);
@@ -129,8 +90,7 @@ int main(void)
 	on2 = run(1);
 	off2 = run(0);
 
-	for (i = 0; i < 2; i++)
-		tl_spinner_stop(&hog[i]);
+	cfs_spinners_stop(hog, 2);
 
 	TL_CHECK(on1 + on2 >= WAKEUPS / 2,
 		 "SIS_SKIP_OVERLOADED: only %llu+%llu of %d scans skipped overloaded CPU %d",

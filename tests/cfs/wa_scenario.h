@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The wake_affine_idle() scenario shared by t_wa_idle_prev and
- * t_wa_sched_idle_prev.
+ * t_wa_sched_idle_prev, and their whole test (wa_prev_test()).
  *
  * Two CPUs A (prev) and B (waker). Each round:
  *  - hog H, pinned to A, spins 20 ms and blocks: A is left idle with a
@@ -20,9 +20,6 @@
 
 #include "cfs_test.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-
 struct wa_result {
 	int rounds;
 	long long affine, attempts; /* deltas of T's schedstat counters */
@@ -33,43 +30,19 @@ static int wa_a, wa_b;
 static atomic_int wa_h_go, wa_h_done, wa_t_go, wa_t_ready, wa_stop;
 static atomic_int wa_t_tid, wa_t_cpu;
 
-static inline void wa_wait(atomic_int *w, int old)
-{
-	while (atomic_load(w) == old)
-		syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
-}
-
-static inline void wa_post(atomic_int *w)
-{
-	atomic_fetch_add(w, 1);
-	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-static inline void wa_affinity(int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		tl_die("sched_setaffinity: %s", tl_errname(errno));
-}
-
 static void *wa_hog(void *arg)
 {
 	int seen = 0;
 
 	(void)arg;
-	wa_affinity(wa_a, -1);
+	cfs_set_aff(0, wa_a, -1);
 	for (;;) {
-		wa_wait(&wa_h_go, seen);
+		cfs_futex_wait(&wa_h_go, seen);
 		seen = atomic_load(&wa_h_go);
 		if (atomic_load(&wa_stop))
 			break;
 		tl_burn_wall(0.020);
-		wa_post(&wa_h_done);
+		cfs_futex_post(&wa_h_done);
 	}
 	return NULL;
 }
@@ -82,27 +55,16 @@ static void *wa_wakee(void *arg)
 	atomic_store(&wa_t_tid, tl_gettid());
 	for (;;) {
 		/* last run on A, then free to go anywhere: prev_cpu = A */
-		wa_affinity(wa_a, -1);
-		wa_affinity(wa_a, wa_b);
-		wa_post(&wa_t_ready);
-		wa_wait(&wa_t_go, seen);
+		cfs_set_aff(0, wa_a, -1);
+		cfs_set_aff(0, wa_a, wa_b);
+		cfs_futex_post(&wa_t_ready);
+		cfs_futex_wait(&wa_t_go, seen);
 		seen = atomic_load(&wa_t_go);
 		atomic_store(&wa_t_cpu, sched_getcpu());
 		if (atomic_load(&wa_stop))
 			break;
 	}
 	return NULL;
-}
-
-/* Pick two CPUs; skip if fewer than 2. */
-static inline void wa_pick_cpus(void)
-{
-	int cpus[64], n = tl_usable_cpus(cpus, 64);
-
-	if (n < 2)
-		tl_skip("needs 2 CPUs, has %d", n);
-	wa_a = cpus[0];
-	wa_b = cpus[1];
 }
 
 static inline void wa_run(int rounds, int sched_idle_hog, struct wa_result *res)
@@ -116,20 +78,15 @@ static inline void wa_run(int rounds, int sched_idle_hog, struct wa_result *res)
 	atomic_store(&wa_t_tid, 0);
 	memset(res, 0, sizeof(*res));
 
-	if (sched_idle_hog) {
-		if (tl_spinner_start(&idle_hog, wa_a, 0, 1))
-			tl_die("cannot start the SCHED_IDLE spinner");
-		if (cfs_set_policy(idle_hog.tid, SCHED_IDLE))
-			tl_die("SCHED_IDLE: %s", tl_errname(errno));
-		tl_spinner_go(&idle_hog);
-	}
+	if (sched_idle_hog)
+		cfs_idle_spinners_start(&idle_hog, 1, wa_a);
 
-	wa_affinity(wa_b, -1); /* the waker */
+	cfs_set_aff(0, wa_b, -1); /* the waker */
 	ready = atomic_load(&wa_t_ready);
 	if (pthread_create(&h, NULL, wa_hog, NULL) ||
 	    pthread_create(&t, NULL, wa_wakee, NULL))
 		tl_die("pthread_create failed");
-	wa_wait(&wa_t_ready, ready);
+	cfs_futex_wait(&wa_t_ready, ready);
 
 	aff0 = cfs_task_sched_value(atomic_load(&wa_t_tid), "nr_wakeups_affine");
 	att0 = cfs_task_sched_value(atomic_load(&wa_t_tid), "nr_wakeups_affine_attempts");
@@ -137,12 +94,12 @@ static inline void wa_run(int rounds, int sched_idle_hog, struct wa_result *res)
 	for (i = 0; i < rounds; i++) {
 		int done = atomic_load(&wa_h_done);
 
-		wa_post(&wa_h_go);
-		wa_wait(&wa_h_done, done);
+		cfs_futex_post(&wa_h_go);
+		cfs_futex_wait(&wa_h_done, done);
 		tl_sleep(0.002); /* let A go idle */
 		ready = atomic_load(&wa_t_ready);
-		wa_post(&wa_t_go);
-		wa_wait(&wa_t_ready, ready);
+		cfs_futex_post(&wa_t_go);
+		cfs_futex_wait(&wa_t_ready, ready);
 		if (atomic_load(&wa_t_cpu) == wa_b)
 			res->woke_on_b++;
 	}
@@ -154,13 +111,67 @@ static inline void wa_run(int rounds, int sched_idle_hog, struct wa_result *res)
 					     "nr_wakeups_affine_attempts") - att0;
 
 	atomic_store(&wa_stop, 1);
-	wa_post(&wa_h_go);
-	wa_post(&wa_t_go);
+	cfs_futex_post(&wa_h_go);
+	cfs_futex_post(&wa_t_go);
 	pthread_join(h, NULL);
 	pthread_join(t, NULL);
 	if (sched_idle_hog)
 		tl_spinner_stop(&idle_hog);
-	wa_affinity(wa_a, wa_b);
+	cfs_set_aff(0, wa_a, wa_b);
+}
+
+/*
+ * The test of a WA_*_PREV bit, feat: with it on few wake_affine() decisions
+ * pick the waker's CPU (<= 35 %), with it off most do (>= 50 % and 30
+ * points more). Runs WA_REPS x (on, off) of WA_ROUNDS wakeups each, with
+ * WA_IDLE and WA_WEIGHT on and the other WA_*_PREV bit, other, at other_on;
+ * sched_idle_hog as for wa_run(), prev ("idle", "sched-idle") names
+ * prev_cpu in the summary. Returns main()'s exit code.
+ */
+#define WA_ROUNDS 20
+#define WA_REPS 2
+
+static inline int wa_prev_test(const char *name, const char *feat,
+			       const char *other, int other_on,
+			       int sched_idle_hog, const char *prev)
+{
+	struct wa_result r;
+	long long aff[2] = { 0, 0 }, att[2] = { 0, 0 };
+	int onb[2] = { 0, 0 }, n = WA_ROUNDS * WA_REPS, rep, on;
+	double ron, roff;
+
+	tl_init(name);
+	cfs_require_kernel();
+	if (cfs_schedstats_on())
+		tl_skip("schedstats unavailable (needs CONFIG_SCHEDSTATS)");
+	cfs_two_cpus(&wa_a, &wa_b);
+	cfs_set_or_die("WA_IDLE", 1);
+	cfs_set_or_die("WA_WEIGHT", 1);
+	cfs_set_or_die(other, other_on);
+
+	for (rep = 0; rep < WA_REPS; rep++) {
+		for (on = 1; on >= 0; on--) {
+			cfs_set_or_die(feat, on);
+			wa_run(WA_ROUNDS, sched_idle_hog, &r);
+			aff[on] += r.affine;
+			att[on] += r.attempts;
+			onb[on] += r.woke_on_b;
+		}
+	}
+	if (att[0] < n / 2 || att[1] < n / 2)
+		tl_skip("wake_affine() consulted in %lld and %lld of %d wakeups: no SD_WAKE_AFFINE domain spans CPUs %d,%d",
+			att[1], att[0], n, wa_a, wa_b);
+
+	/* share of the wake_affine() decisions that picked the waker's CPU */
+	ron = (double)aff[1] / att[1];
+	roff = (double)aff[0] / att[0];
+	TL_CHECK(ron <= 0.35, "%s on: %.0f%% of wakeups affine (want <= 35%%)", feat, 100 * ron);
+	TL_CHECK(roff >= 0.5 && roff - ron >= 0.3,
+		 "NO_%s: %.0f%% of wakeups affine (want >= 50%% and 30 points above the %.0f%% with it)",
+		 feat, 100 * roff, 100 * ron);
+
+	return tl_finish("affine wakeups to %s prev CPU %d: %.0f%% with %s, %.0f%% without (%lld/%lld decisions of %d wakeups; woke on waker CPU %d: %d vs %d)",
+			 prev, wa_a, 100 * ron, feat, 100 * roff, att[1], att[0], n, wa_b, onb[1], onb[0]);
 }
 
 #endif /* WA_SCENARIO_H */
