@@ -54,16 +54,17 @@ base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic printk.time=
 # it stays visible when it lives under /tmp (which the guest mounts tmpfs on).
 base_append+=" VRQ_REPO=$REPO"
 
-# qemu_run ACCEL TIMEOUT LOGFILE EXTRA_APPEND
+# qemu_run ACCEL TIMEOUT DIR EXTRA_APPEND: boot with DIR (holding cmd.sh) as
+# the guest's results directory; the serial log goes to DIR/serial.log.
 qemu_run() {
 	local rc=0
 	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
 		-kernel "$kernel" -append "$base_append $4" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
-		-virtfs local,path="$out",mount_tag=results,security_model=none,multidevs=remap \
+		-virtfs local,path="$3",mount_tag=results,security_model=none,multidevs=remap \
 		-virtfs local,path="$REPO",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \
-		</dev/null >"$3" 2>&1 || rc=$?
+		</dev/null >"$3/serial.log" 2>&1 || rc=$?
 	return $rc
 }
 
@@ -76,15 +77,12 @@ if [ -z "$accel" ]; then
 	elif [ -w /dev/kvm ]; then
 		note "probing KVM (20 s timed boot)"
 		probe=$(mktemp -d)
-		saved_out=$out
-		out=$probe
 		printf 'echo KVM-PROBE-OK\n' >"$probe/cmd.sh"
-		if qemu_run kvm 20 "$probe/serial.log" "" && grep -q KVM-PROBE-OK "$probe/serial.log"; then
+		if qemu_run kvm 20 "$probe" "" && grep -q KVM-PROBE-OK "$probe/serial.log"; then
 			accel=kvm
 		else
 			accel=tcg
 		fi
-		out=$saved_out
 		rm -rf "$probe"
 		mkdir -p "$BUILD" && echo "$accel" >"$cache"
 	else
@@ -101,7 +99,7 @@ note "booting $kernel accel=$accel cpus=$cpus preempt=$preempt timeout=${timeout
 
 start=$(date +%s)
 rc=0
-qemu_run "$qaccel" "$timeout" "$out/serial.log" \
+qemu_run "$qaccel" "$timeout" "$out" \
 	"preempt=$preempt VRQ_EXPECT_CPUS=$cpus $append" || rc=$?
 elapsed=$(($(date +%s) - start))
 echo "$elapsed" >"$out/elapsed"
