@@ -26,7 +26,7 @@ if [ -z "$kernel" ]; then
 	kernel=$(kernel_build_dir "$sched" "$debug")/arch/x86/boot/bzImage
 fi
 [ -f "$kernel" ] || die "no kernel at $kernel"
-name=${sched:-$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")")}
+name=${sched:-$(kernel_name_of "$kernel")}
 out=${out:-$BUILD/bench-smoke/$name-${cpus}cpu}
 rm -rf "$out"
 

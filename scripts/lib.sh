@@ -32,6 +32,17 @@ kernel_build_dir() {
 	echo "$dir"
 }
 
+# kernel_name_of BZIMAGE: the name of the build directory the image was
+# built in, four levels above it (build/vrq-debug/arch/x86/boot/bzImage ->
+# vrq-debug).
+kernel_name_of() {
+	local dir=$1
+	for _ in 1 2 3 4; do
+		dir=$(dirname "$dir")
+	done
+	basename "$dir"
+}
+
 # The kernel source tree: KSRC if given, else build/linux.
 kernel_src_dir() {
 	if [ -n "${KSRC:-}" ]; then
