@@ -1,7 +1,8 @@
 #!/bin/bash
 # Host-side unit tests of the harness: the serial-log scanner against
-# recorded logs, patch-series handling in source.sh on a toy tree, and
-# rejection of bad make variables. Prints "N passed, N failed".
+# recorded logs, patch-series handling in source.sh on a toy tree,
+# rejection of bad make variables, and the user docs against the code
+# (sysctls, Kconfig). Prints "N passed, N failed".
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -35,6 +36,7 @@ done
 
 . "$HERE/source-tests.sh"
 . "$HERE/make-tests.sh"
+. "$HERE/doc-tests.sh"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
