@@ -9,9 +9,9 @@
 
 int main(void)
 {
-	uint64_t i0, n0, i1, n1, t0;
+	uint64_t got[2], alone, t0;
 	double share;
-	pid_t n, i, w;
+	pid_t h[2], n, i, w;
 	int fd[2];
 	char c;
 
@@ -21,12 +21,10 @@ int main(void)
 	n = tl_spawn_hog(SCHED_OTHER, 0, 0);
 	i = tl_spawn_hog(SCHED_IDLE, 0, 0);
 	usleep(200000);
-	i0 = tl_task_runtime_ns(i);
-	n0 = tl_task_runtime_ns(n);
-	sleep(3);
-	i1 = tl_task_runtime_ns(i);
-	n1 = tl_task_runtime_ns(n);
-	share = 100.0 * (i1 - i0) / (double)(i1 - i0 + n1 - n0 + 1);
+	h[0] = i;
+	h[1] = n;
+	runtimes_over(3, h, got, 2);
+	share = 100.0 * got[0] / (double)(got[0] + got[1] + 1);
 	if (share > 3.0) {
 		tl_kill_wait(n);
 		tl_kill_wait(i);
@@ -35,13 +33,11 @@ int main(void)
 	}
 	tl_kill_wait(n);
 	usleep(100000);
-	i0 = tl_task_runtime_ns(i);
-	sleep(1);
-	i1 = tl_task_runtime_ns(i);
+	alone = runtime_over(1, i);
 	tl_kill_wait(i);
-	if (i1 - i0 < 500000000ull)
+	if (alone < 500000000ull)
 		finish(FAIL, "SCHED_IDLE hog alone on a CPU got only %.0f ms of 1000",
-		       (i1 - i0) / 1e6);
+		       alone / 1e6);
 
 	/* Starvation: the idle-policy task must deliver its byte. */
 	if (pipe(fd))
@@ -69,5 +65,5 @@ int main(void)
 	if (t0 > 20000000000ull)
 		finish(FAIL, "idle-policy lock holder starved for %.1f s", t0 / 1e9);
 	finish(PASS, "idle share %.2f%%, alone %.0f ms/s, holder done in %.2f s",
-	       share, (i1 - i0) / 1e6, t0 / 1e9);
+	       share, alone / 1e6, t0 / 1e9);
 }

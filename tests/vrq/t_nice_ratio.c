@@ -40,28 +40,24 @@ static double simulate(long rr)
 int main(void)
 {
 	double want, got;
-	uint64_t a0, b0, a1, b1;
-	pid_t a, b;
+	uint64_t got_ns[2];
+	pid_t h[2];
 
 	test_name = "nice_ratio";
 	require_vrq();
 
-	a = tl_spawn_hog(SCHED_OTHER, 0, 0);
-	b = tl_spawn_hog(SCHED_OTHER, 10, 0);
+	h[0] = tl_spawn_hog(SCHED_OTHER, 0, 0);  /* A */
+	h[1] = tl_spawn_hog(SCHED_OTHER, 10, 0); /* B */
 	usleep(300000);
-	a0 = tl_task_runtime_ns(a);
-	b0 = tl_task_runtime_ns(b);
-	sleep(4);
-	a1 = tl_task_runtime_ns(a);
-	b1 = tl_task_runtime_ns(b);
-	tl_kill_wait(a);
-	tl_kill_wait(b);
+	runtimes_over(4, h, got_ns, 2);
+	tl_kill_wait(h[0]);
+	tl_kill_wait(h[1]);
 
-	if (b1 - b0 == 0)
+	if (got_ns[1] == 0)
 		finish(FAIL, "nice 10 hog got no CPU (nice 0: %llu ns)",
-		       (unsigned long long)(a1 - a0));
+		       (unsigned long long)got_ns[0]);
 	want = simulate(read_long("/proc/sys/kernel/rr_interval", 6));
-	got = (double)(a1 - a0) / (double)(b1 - b0);
+	got = (double)got_ns[0] / (double)got_ns[1];
 	if (got < want * 0.9 || got > want * 1.1)
 		finish(FAIL, "nice0/nice10 CPU ratio %.2f, designed %.2f (+-10%%)",
 		       got, want);

@@ -47,6 +47,28 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)(tl_now() * 1e9);
 }
 
+/* The CPU time (ns) each of pids[0..n-1] (n <= 8) gets in the next secs s. */
+static inline void runtimes_over(unsigned int secs, const pid_t *pids,
+				 uint64_t *ns, int n)
+{
+	uint64_t t0[8];
+	int i;
+
+	for (i = 0; i < n; i++)
+		t0[i] = tl_task_runtime_ns(pids[i]);
+	sleep(secs);
+	for (i = 0; i < n; i++)
+		ns[i] = tl_task_runtime_ns(pids[i]) - t0[i];
+}
+
+static inline uint64_t runtime_over(unsigned int secs, pid_t pid)
+{
+	uint64_t ns;
+
+	runtimes_over(secs, &pid, &ns, 1);
+	return ns;
+}
+
 /* A sysctl's value, or dflt if it cannot be read. */
 static inline long read_long(const char *path, long dflt)
 {
