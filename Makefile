@@ -21,6 +21,8 @@ TEST_SCHEDS ?= cfs vrq
 # with those sched_feat bits on (default: the seed fixes of patches/cfs-*,
 # see docs/cfs-fixes.md; CFS_FEATS= for none).
 QUICK ?= 0
+# make distro-check: LINK=1 also builds vmlinux (long).
+LINK ?= 0
 BENCH_SCHEDS ?= vrq cfs
 CFS_FEATS ?= WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_IDLE_CAPACITY
 
@@ -37,7 +39,7 @@ endif
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
-.PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch clean
+.PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch distro-check torture clean
 
 help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
@@ -54,6 +56,10 @@ help:
 	@echo '              QUICK=1 short; ROUNDS=N; workload sizes as in docs/benchmarks.md'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
+	@echo '  distro-check Debian'\''s 6.12 config + VRQ: olddefconfig drops only the CFS-only options,'
+	@echo '              kernel/sched/ compiles without warnings (LINK=1: vmlinux too)'
+	@echo '  torture     long stress/rt-tests/hotplug/suspend/soak run on the VRQ debug kernel'
+	@echo '              -> results/torture-<date>/summary.md (QUICK=1: minutes)'
 	@echo '  clean       remove build/ (keeps nothing)'
 
 deps:
@@ -76,6 +82,7 @@ tests:
 	@$(MAKE) -s -C tests/guest O=$(BUILD)/tests
 	@$(MAKE) -s -C tests/vrq O=$(BUILD)/tests-vrq
 	@$(MAKE) -s -C tests/cfs O=$(BUILD)/tests-cfs
+	@$(MAKE) -s -C tests/reliability O=$(BUILD)/tests-reliability
 
 test-host:
 	@tests/host/run.sh
@@ -96,6 +103,13 @@ bench-smoke:
 
 patch:
 	@$(S)/make-patch.sh
+
+distro-check: source
+	@LINK=$(LINK) $(S)/distro-check.sh
+
+torture: tests
+	@$(MAKE) -s kernel SCHED=vrq DEBUG=1
+	@QUICK=$(QUICK) $(S)/torture.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -189,21 +189,18 @@ json_str() {
 # boot_workloads OUTDIR KERNEL CPUS TIMEOUT GUEST_CMD: boot KERNEL under QEMU
 # (scripts/boot-guest.sh; MEM and PREEMPT from the environment) running
 # GUEST_CMD, and echo the guest's "[bench ...]" progress lines while it runs.
-# The guest sees OUTDIR as $RESULTS. Returns boot-guest.sh's status.
+# The guest sees OUTDIR as $RESULTS, and the host's BUILD and BENCH_BUILD
+# (which may lie outside the repository). Returns boot-guest.sh's status.
 boot_workloads() {
 	local out=$1 kernel=$2 cpus=$3 timeout=$4 cmd=$5 pid rc=0
 	mkdir -p "$out"
 	"$REPO/scripts/boot-guest.sh" --kernel "$kernel" --cpus "$cpus" --mem "${MEM:-3072}" \
-		--preempt "${PREEMPT:-full}" --timeout "$timeout" --out "$out" -- "$cmd" &
+		--preempt "${PREEMPT:-full}" --timeout "$timeout" --out "$out" -- \
+		"BUILD='$BUILD' BENCH_BUILD='$BENCH_BUILD' $cmd" &
 	pid=$!
 	sleep 1
 	tail -n +1 -F --pid="$pid" "$out/serial.log" 2>/dev/null |
 		sed -un 's/\r$//; s/^\[bench [0-9:]*\] /      guest: /p' >&2 || true
 	wait "$pid" || rc=$?
 	return $rc
-}
-
-# fmt_secs SECONDS: "12m05s"
-fmt_secs() {
-	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
 }

@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
+PKGS="linux-source-6.12 linux-config-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 xz-utils dwarves qemu-system-x86 busybox-static quilt ccache rt-tests
 stress-ng python3 perl mpv ffmpeg gnuplot-nox linux-perf"
 PKGS=$(echo $PKGS)

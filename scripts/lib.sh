@@ -51,3 +51,47 @@ kernel_src_dir() {
 		echo "$BUILD/linux"
 	fi
 }
+
+# fmt_secs SECONDS: "12m05s"
+fmt_secs() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+# kernel_cc_setup: set KCC to the compiler for kernel builds, "ccache gcc"
+# when ccache is installed (CCACHE_BASEDIR exported so that out-of-tree
+# builds in different directories share hits), else "gcc".
+kernel_cc_setup() {
+	KCC=gcc
+	if command -v ccache >/dev/null; then
+		KCC="ccache gcc"
+		export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
+	fi
+}
+
+# kernel_make OUT LOG TARGET...: the kernel's make for build directory OUT
+# (O=) with ccache and -j$JOBS (default all CPUs), its output in LOG and a
+# progress note every minute (a large build takes an hour and more here).
+# Runs with the kernel's own make flags, not the caller's -s. On a failure
+# the errors and the end of LOG are shown and the script dies.
+kernel_make() {
+	local out=$1 log=$2 src pid start
+	shift 2
+	src=$(kernel_src_dir)
+	kernel_cc_setup
+	start=$(date +%s)
+	MAKEFLAGS='' make -C "$src" O="$out" CC="$KCC" -j"${JOBS:-$(nproc)}" "$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for _ in $(seq 60); do
+			sleep 1
+			kill -0 $pid 2>/dev/null || break
+		done
+		kill -0 $pid 2>/dev/null &&
+			note "  ... $(grep -c '^  CC ' "$log") files compiled, $(($(date +%s) - start)) s"
+	done
+	if ! wait $pid; then
+		grep -E 'error|Error' "$log" | head -40 >&2
+		tail -20 "$log" >&2
+		die "kernel build of '$*' failed (full log: $log)"
+	fi
+}
