@@ -34,8 +34,9 @@
  * with prio_ratio[0] = 128 and each next entry 10% larger. The time slice
  * is rr_interval. When the slice runs out (or less than 100us would be
  * left) the slice is refilled, a new deadline is set and the CPU
- * reschedules. A forked child takes half of its parent's slice and the
- * parent's deadline, so forking gains nothing. SCHED_BATCH tasks get a fresh
+ * reschedules. A forked child takes half of its parent's slice and a
+ * fresh deadline, or the parent's if that is later, so forking gains
+ * nothing. SCHED_BATCH tasks get a fresh
  * deadline at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
  * run only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after
@@ -883,17 +884,24 @@ static void task_fork_fair(struct task_struct *p)
 	p->vrq.flags = 0;
 	p->vrq.level = VRQ_LEVEL_NORMAL;
 
+	/*
+	 * The child's deadline is a fresh one for its own nice level, or the
+	 * parent's if that is later. Not the parent's when earlier: a parent
+	 * that mostly sleeps (make, a shell) keeps a deadline from long ago,
+	 * and every child of a nice 19 build would otherwise start ahead of
+	 * the nice 0 tasks until its first slice ran out.
+	 */
 	half = vrq_task(parent) ? parent->vrq.time_slice / 2 : 0;
 	if (half >= VRQ_RESCHED_NS) {
 		p->vrq.time_slice = half;
 		parent->vrq.time_slice -= half;
-		p->vrq.deadline = parent->vrq.deadline;
+		p->vrq.deadline = vrq_niffies + vrq_prio_offset(p);
 	} else {
 		vrq_refill(p);
-		if (vrq_task(parent) &&
-		    (s64)(p->vrq.deadline - parent->vrq.deadline) < 0)
-			p->vrq.deadline = parent->vrq.deadline;
 	}
+	if (vrq_task(parent) &&
+	    (s64)(p->vrq.deadline - parent->vrq.deadline) < 0)
+		p->vrq.deadline = parent->vrq.deadline;
 
 	p->vrq.cached_cpu = cpu_of(rq);
 	p->vrq.cached_at = vrq_niffies;
