@@ -8,6 +8,9 @@ sched=${1:?usage: build-kernel.sh SCHED DEBUG}
 debug=${2:-0}
 OUT=$(kernel_build_dir "$sched" "$debug")
 [ -f "$OUT/.config" ] || die "$OUT/.config missing: run 'make config'"
+# Two builds in one O= directory corrupt it: a second one waits.
+exec 9>"$OUT/.build.lock"
+flock -n 9 || { note "another build of $OUT is running; waiting for it"; flock 9; }
 
 start=$(date +%s)
 note "building $sched${debug/#1/ (debug)} kernel in $OUT with -j${JOBS:-$(nproc)}"
