@@ -75,6 +75,10 @@ struct rel_probe {
 	atomic_llong after_mark;/* ... and the first pass at or after it */
 	atomic_ulong passes;
 	double cpu_total;       /* its CPU time when it stopped, seconds */
+	/* a competing rel_hog's stall counter, taken out of the waits */
+	atomic_llong *ext_stall;
+	atomic_llong max_raw_gap;/* the same wait before taking stalls out */
+	long long stall_release;/* *ext_stall at the release */
 };
 
 static inline int64_t rel_clock_ns(clockid_t clk)
@@ -93,7 +97,7 @@ static inline int64_t rel_ns(void)
 static void *rel_probe_main(void *arg)
 {
 	struct rel_probe *p = arg;
-	int64_t last, last_cpu, t, c, off;
+	int64_t last, last_cpu, last_stall = 0, t, c, off, st = 0;
 
 	p->setup_err = 0;
 	if (p->cpu >= 0 && tl_pin_tid(0, p->cpu))
@@ -105,14 +109,22 @@ static void *rel_probe_main(void *arg)
 	while (sem_wait(&p->go) && errno == EINTR)
 		;
 	last = p->t_release;
+	last_stall = p->stall_release;
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
 		long long m;
 
 		t = rel_ns();
 		c = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (p->ext_stall)
+			st = atomic_load_explicit(p->ext_stall,
+						  memory_order_relaxed);
 		if (!atomic_load_explicit(&p->t_first, memory_order_relaxed))
 			atomic_store(&p->t_first, t);
 		off = (t - last) - (c - last_cpu);
+		if (off > atomic_load_explicit(&p->max_raw_gap,
+					       memory_order_relaxed))
+			atomic_store(&p->max_raw_gap, off);
+		off -= st - last_stall;
 		if (off > atomic_load_explicit(&p->max_gap,
 					       memory_order_relaxed)) {
 			atomic_store(&p->max_gap, off);
@@ -125,18 +137,23 @@ static void *rel_probe_main(void *arg)
 		atomic_fetch_add_explicit(&p->passes, 1, memory_order_relaxed);
 		last = t;
 		last_cpu = c;
+		last_stall = st;
 	}
 	p->cpu_total = tl_thread_cputime();
 	return NULL;
 }
 
-/* Create a blocked probe; returns 0 or an errno value (of setup too). */
+/*
+ * Create a blocked probe; returns 0 or an errno value (of setup too).
+ * ext_stall: the stall counter of the hog it competes with, or NULL.
+ */
 static inline int rel_probe_start(struct rel_probe *p, int cpu, int policy,
-				  int nice)
+				  int nice, atomic_llong *ext_stall)
 {
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	p->ext_stall = ext_stall;
 	p->cpu = cpu;
 	p->policy = policy;
 	p->nice = nice;
@@ -152,6 +169,8 @@ static inline int rel_probe_start(struct rel_probe *p, int cpu, int policy,
 
 static inline void rel_probe_release(struct rel_probe *p)
 {
+	if (p->ext_stall)
+		p->stall_release = atomic_load(p->ext_stall);
 	p->t_release = rel_ns();
 	sem_post(&p->go);
 }
@@ -182,6 +201,75 @@ static inline void rel_probe_stop(struct rel_probe *p)
 		rel_probe_release(p);
 	pthread_join(p->th, NULL);
 	sem_destroy(&p->go);
+}
+
+/*
+ * A CPU hog pinned to one CPU at a nice level that also measures stalls:
+ * each pass of its loop is a little work and two clock reads, a few
+ * hundred microseconds at most even in a TCG guest. A pass that is charged
+ * more than REL_STALL_NS of CPU time while the hog did no more work was a
+ * stall of the (virtual) machine, charged to the hog; its length goes into
+ * stall_ns, so that a probe waiting behind this hog can leave out time
+ * that no scheduler gave to anybody.
+ */
+#define REL_STALL_NS 3000000LL
+
+struct rel_hog {
+	pthread_t th;
+	int cpu, nice;
+	atomic_int ready;
+	atomic_int stop;
+	int setup_err;
+	atomic_llong stall_ns;
+	atomic_ulong stalls;
+};
+
+static void *rel_hog_main(void *arg)
+{
+	struct rel_hog *h = arg;
+	int64_t c, last_cpu;
+
+	h->setup_err = 0;
+	if (tl_pin_tid(0, h->cpu))
+		h->setup_err = errno;
+	else
+		h->setup_err = rel_set_sched(0, SCHED_OTHER, 0, h->nice);
+	atomic_store(&h->ready, 1);
+	if (h->setup_err)
+		return NULL;
+	last_cpu = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+		tl_spin(200);
+		c = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (c - last_cpu > REL_STALL_NS) {
+			atomic_fetch_add(&h->stall_ns, c - last_cpu);
+			atomic_fetch_add(&h->stalls, 1);
+		}
+		last_cpu = c;
+	}
+	return NULL;
+}
+
+static inline int rel_hog_start(struct rel_hog *h, int cpu, int nice)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->cpu = cpu;
+	h->nice = nice;
+	rc = pthread_create(&h->th, NULL, rel_hog_main, h);
+	if (rc)
+		return rc;
+	while (!atomic_load(&h->ready))
+		tl_sleep(0.001);
+	return h->setup_err;
+}
+
+static inline void rel_hog_stop(struct rel_hog *h)
+{
+	if (atomic_exchange(&h->stop, 1))
+		return;
+	pthread_join(h->th, NULL);
 }
 
 /*
