@@ -110,9 +110,11 @@ static void *rel_probe_main(void *arg)
 		;
 	last = p->t_release;
 	last_stall = p->stall_release;
-	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+	/* the pass that sees stop is measured too: it ends the last wait */
+	for (int done = 0; !done;) {
 		long long m;
 
+		done = atomic_load_explicit(&p->stop, memory_order_relaxed);
 		t = rel_ns();
 		c = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		if (p->ext_stall)
@@ -219,6 +221,7 @@ struct rel_hog {
 	int cpu, nice;
 	atomic_int ready;
 	atomic_int stop;
+	atomic_int pause;       /* sleep (1 ms at a time) while set */
 	int setup_err;
 	atomic_llong stall_ns;
 	atomic_ulong stalls;
@@ -239,6 +242,11 @@ static void *rel_hog_main(void *arg)
 		return NULL;
 	last_cpu = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&h->pause, memory_order_relaxed)) {
+			tl_sleep(0.001);
+			last_cpu = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+			continue;
+		}
 		tl_spin(200);
 		c = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		if (c - last_cpu > REL_STALL_NS) {
