@@ -75,7 +75,7 @@ case_timeout() {
 	case "$1" in
 	stress) echo $(((nstress + 8) * (TORTURE_STRESS_SECS * 2 + 40) + 300)) ;;
 	rt) echo $((5 * (TORTURE_RT_SECS * 2 + 60) + 300)) ;;
-	hotplug) echo $((TORTURE_HOTPLUG_CYCLES * 3 + 600)) ;;
+	hotplug) echo $((TORTURE_HOTPLUG_CYCLES * 8 + 600)) ;;
 	suspend) echo $((TORTURE_SUSPEND_CYCLES * 60 + 600)) ;;
 	soak) echo $((TORTURE_SOAK_MINS * 60 + 900)) ;;
 	reliability) echo 1800 ;;

@@ -32,7 +32,7 @@ spawn_workers() {
 		id=$((id + 1))
 		# fails with EINVAL when CPU c went offline meanwhile: then the
 		# worker never starts and writes nothing
-		taskset -c "$c" bash "$TORTURE_DIR/pinned-worker.sh" "$id" "$c" 200 "$workers" \
+		taskset -c "$c" bash "$TORTURE_DIR/pinned-worker.sh" "$id" "$c" 50 "$workers" \
 			2>/dev/null &
 	done
 	wait

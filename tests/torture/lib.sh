@@ -15,6 +15,9 @@ REPO=${REPO:-$(cd "$TORTURE_DIR/../.." && pwd)}
 . "$REPO/scripts/lib.sh"
 
 TORTURE_OUT=${TORTURE_OUT:-${RESULTS:-/tmp}/torture}
+# The guest's /dev is a bare devtmpfs: bash's process substitution needs
+# /dev/fd, which udev would make.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd 2>/dev/null || true
 mkdir -p "$TORTURE_OUT"
 NCPU=$(nproc)
 # All CPUs the guest has, online or not (nproc counts online ones only).
@@ -175,7 +178,8 @@ TORTURE_PROBE_MAX_MS=${TORTURE_PROBE_MAX_MS:-1000}
 probe_loop() {
 	local dir=$TORTURE_OUT/probe in out t0 ms reply
 	mkdir -p "$dir"
-	in=$dir/ping out=$dir/pong
+	# FIFOs on tmpfs: the 9p results directory cannot hold them
+	in=/tmp/torture-probe.ping out=/tmp/torture-probe.pong
 	rm -f "$in" "$out"
 	mkfifo "$in" "$out"
 	{ while read -r _; do echo pong; done; } <"$in" >"$out" &
