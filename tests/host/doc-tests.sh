@@ -51,3 +51,16 @@ check "tuning.md shows the vrq_stats header of vrq.c" 0 grep -qF "    $hdr" "$RE
 for f in $(grep -o '"vrq\.[a-z_]*"' "$REPO/kernel-sched/vrq.c" | tr -d '"'); do
 	check "tuning.md names the /proc/PID/sched field $f" 0 grep -q "\`$f\`" "$REPO/docs/tuning.md"
 done
+# The committed user patch carries the scheduler as it is now (make patch
+# refreshes it): its new files equal kernel-sched/ and Kconfig.vrq.
+patch_file() { # path in the kernel tree: the + lines of that new file
+	awk -v f="b/$1" '/^\+\+\+ /{on = ($2 == f)} on && /^\+([^+]|$)/{print substr($0, 2)}' \
+		"$REPO/patches/vrq-6.12-all-in-one.patch"
+}
+export -f patch_file
+for f in "$REPO"/kernel-sched/*; do
+	check "the all-in-one patch has kernel-sched/$(basename "$f") as it is (make patch)" 0 \
+		bash -c "diff -q <(patch_file kernel/sched/$(basename "$f")) '$f'"
+done
+check "the all-in-one patch has Kconfig.vrq as it is (make patch)" 0 \
+	bash -c "diff -q <(patch_file kernel/Kconfig.vrq) '$REPO/Kconfig.vrq'"
