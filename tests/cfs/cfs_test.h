@@ -250,6 +250,40 @@ static inline void cfs_sib_test_init(const char *name, int *a, int *b,
 	cfs_set_or_die(off, 0);
 }
 
+/*
+ * The trials of a sched-idle balancing test (t_sib_pull, t_sib_keep_last):
+ * n rounds of run(1, i) then run(0, i), so that on and off alternate. Then
+ * line[on] lists the trials of each setting, each one written by
+ * show(buf, size, sep, on, i) after sep ("" before the first, ", " between),
+ * and both lists are reported: "<feat>: <what><line[1]>" and
+ * "NO_<feat>: <what><line[0]>".
+ */
+#define CFS_TRIAL_LINE 256
+
+static inline void cfs_run_trials(int n, void (*run)(int on, int i),
+				  int (*show)(char *buf, size_t size,
+					      const char *sep, int on, int i),
+				  char line[2][CFS_TRIAL_LINE], const char *feat,
+				  const char *what)
+{
+	int i, on;
+
+	for (i = 0; i < n; i++)
+		for (on = 1; on >= 0; on--)
+			run(on, i);
+
+	for (on = 0; on < 2; on++) {
+		size_t len = 0;
+
+		line[on][0] = 0;
+		for (i = 0; i < n && len < CFS_TRIAL_LINE; i++)
+			len += show(line[on] + len, CFS_TRIAL_LINE - len,
+				    i ? ", " : "", on, i);
+	}
+	tl_info("%s: %s%s", feat, what, line[1]);
+	tl_info("NO_%s: %s%s", feat, what, line[0]);
+}
+
 /* Wait while *w == old; wake one waiter of *w after bumping it. */
 static inline void cfs_futex_wait(atomic_int *w, int old)
 {

@@ -24,9 +24,11 @@ struct trial {
 };
 
 static int cpu_a, cpu_b;
+static struct trial tr[2][TRIALS];
 
-static void trial(int on, struct trial *t)
+static void trial(int on, int i)
 {
+	struct trial *t = &tr[on][i];
 	struct cfs_scene sc;
 	struct cfs_sib_stats s0 = { 0 }, s1 = { 0 };
 	int samples = 0, on_a = 0, ok;
@@ -55,32 +57,21 @@ static void trial(int on, struct trial *t)
 	t->kept = ok ? s1.kept_last - s0.kept_last : 0;
 }
 
+static int show(char *buf, size_t size, const char *sep, int on, int i)
+{
+	return snprintf(buf, size, "%s%.0f%% on A/moved %.0fms/kept %llu", sep,
+			tr[on][i].on_a * 100, tr[on][i].moved * 1000, tr[on][i].kept);
+}
+
 int main(void)
 {
-	struct trial tr[2][TRIALS];
-	char buf[2][256];
+	char buf[2][CFS_TRIAL_LINE];
 	double share[2] = { 0, 0 };
 	unsigned long long kept = 0;
-	int i, on, moved_off = 0;
+	int i, moved_off = 0;
 
 	cfs_sib_test_init("t_sib_keep_last", &cpu_a, &cpu_b, "SIB_PULL");
-
-	for (i = 0; i < TRIALS; i++)
-		for (on = 1; on >= 0; on--)
-			trial(on, &tr[on][i]);
-
-	for (on = 0; on < 2; on++) {
-		int len = 0;
-
-		buf[on][0] = 0;
-		for (i = 0; i < TRIALS; i++)
-			len += snprintf(buf[on] + len, sizeof(buf[on]) - len,
-					"%s%.0f%% on A/moved %.0fms/kept %llu", i ? ", " : "",
-					tr[on][i].on_a * 100, tr[on][i].moved * 1000,
-					tr[on][i].kept);
-	}
-	tl_info("SIB_KEEP_LAST: %s", buf[1]);
-	tl_info("NO_SIB_KEEP_LAST: %s", buf[0]);
+	cfs_run_trials(TRIALS, trial, show, buf, "SIB_KEEP_LAST", "");
 
 	for (i = 0; i < TRIALS; i++) {
 		struct trial *t = &tr[1][i];

@@ -24,9 +24,11 @@ struct trial {
 };
 
 static int cpu_a, cpu_b;
+static struct trial tr[2][TRIALS];
 
-static void trial(int on, struct trial *t)
+static void trial(int on, int i)
 {
+	struct trial *t = &tr[on][i];
 	struct cfs_scene sc;
 	struct cfs_sib_stats s0, s1;
 	double first = -1;
@@ -59,31 +61,20 @@ static void trial(int on, struct trial *t)
 	t->count = s1.count - s0.count;
 }
 
+static int show(char *buf, size_t size, const char *sep, int on, int i)
+{
+	return snprintf(buf, size, "%s%.0fms/%.0f%%/pulled %llu", sep,
+			tr[on][i].spread * 1000, tr[on][i].apart * 100, tr[on][i].pulled);
+}
+
 int main(void)
 {
-	struct trial tr[2][TRIALS];
-	char buf[2][256];
+	char buf[2][CFS_TRIAL_LINE];
 	unsigned long long pulled = 0;
-	int i, on;
+	int i;
 
 	cfs_sib_test_init("t_sib_pull", &cpu_a, &cpu_b, "SIB_KEEP_LAST");
-
-	for (i = 0; i < TRIALS; i++)
-		for (on = 1; on >= 0; on--)
-			trial(on, &tr[on][i]);
-
-	for (on = 0; on < 2; on++) {
-		int len = 0;
-
-		buf[on][0] = 0;
-		for (i = 0; i < TRIALS; i++)
-			len += snprintf(buf[on] + len, sizeof(buf[on]) - len,
-					"%s%.0fms/%.0f%%/pulled %llu", i ? ", " : "",
-					tr[on][i].spread * 1000, tr[on][i].apart * 100,
-					tr[on][i].pulled);
-	}
-	tl_info("SIB_PULL: spread/apart/pulled: %s", buf[1]);
-	tl_info("NO_SIB_PULL: spread/apart/pulled: %s", buf[0]);
+	cfs_run_trials(TRIALS, trial, show, buf, "SIB_PULL", "spread/apart/pulled: ");
 
 	for (i = 0; i < TRIALS; i++) {
 		struct trial *t = &tr[1][i];

@@ -154,6 +154,30 @@ static void nice_rules(pid_t root_pid)
 	     setattr_nice(root_pid, SCHED_BATCH, 0, 0), EPERM);
 }
 
+/*
+ * An RT task of the given policy under RLIMIT_RTPRIO 0 may lower its
+ * priority to low, but then neither raise it to high nor switch to policy
+ * other at low; it may go back to NORMAL (then at the given nice). to_low,
+ * to_high and to_other name the three changes in the step texts.
+ */
+static void rt_only_lower(int policy, int low, int high, int other, int nice,
+			  const char *to_low, const char *to_high,
+			  const char *to_other)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s with RLIMIT_RTPRIO 0", to_low);
+	step(what, set_sched(0, policy, low), 0);
+	snprintf(what, sizeof(what), "%s with RLIMIT_RTPRIO 0", to_high);
+	step(what, set_sched(0, policy, high), EPERM);
+	snprintf(what, sizeof(what), "%s with RLIMIT_RTPRIO 0", to_other);
+	step(what, set_sched(0, other, low), EPERM);
+	expect_state("refused RT raises", policy, low, 99);
+	snprintf(what, sizeof(what), "%s -> NORMAL", tl_policy_name(policy));
+	step(what, set_sched(0, SCHED_OTHER, 0), 0);
+	expect_state(what, SCHED_OTHER, 0, nice);
+}
+
 static void rt_rules(void)
 {
 	struct tl_sched_attr dl = {
@@ -193,14 +217,8 @@ static void rt_rules(void)
 
 	/* the limit drops to 0 while RT: lowering is still allowed */
 	step("setrlimit RTPRIO 0 (hard 10)", set_rlimit(RLIMIT_RTPRIO, 0, 10), 0);
-	step("RR 10 -> RR 4 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_RR, 4), 0);
-	step("RR 4 -> RR 6 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_RR, 6),
-	     EPERM);
-	step("RR 4 -> FIFO 4 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_FIFO, 4),
-	     EPERM);
-	expect_state("refused RT raises", SCHED_RR, 4, 99);
-	step("RR -> NORMAL", set_sched(0, SCHED_OTHER, 0), 0);
-	expect_state("RR -> NORMAL", SCHED_OTHER, 0, 0);
+	rt_only_lower(SCHED_RR, 4, 6, SCHED_FIFO, 0, "RR 10 -> RR 4",
+		      "RR 4 -> RR 6", "RR 4 -> FIFO 4");
 	step("FIFO 1 again with RLIMIT_RTPRIO 0", set_sched(0, SCHED_FIFO, 1),
 	     EPERM);
 }
@@ -295,14 +313,8 @@ static void zero_rules(pid_t root_pid)
 static void rt_zero_rules(void)
 {
 	expect_state("dropping privileges", SCHED_FIFO, 5, 99);
-	step("FIFO 5 -> 3 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_FIFO, 3), 0);
-	step("FIFO 3 -> 4 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_FIFO, 4),
-	     EPERM);
-	step("FIFO 3 -> RR 3 with RLIMIT_RTPRIO 0", set_sched(0, SCHED_RR, 3),
-	     EPERM);
-	expect_state("refused RT raises", SCHED_FIFO, 3, 99);
-	step("FIFO -> NORMAL", set_sched(0, SCHED_OTHER, 0), 0);
-	expect_state("FIFO -> NORMAL", SCHED_OTHER, 0, 2);
+	rt_only_lower(SCHED_FIFO, 3, 4, SCHED_RR, 2, "FIFO 5 -> 3", "FIFO 3 -> 4",
+		      "FIFO 3 -> RR 3");
 	step("FIFO 1 again", set_sched(0, SCHED_FIFO, 1), EPERM);
 }
 
