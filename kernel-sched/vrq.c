@@ -32,12 +32,12 @@
  * Deadlines. A task's virtual deadline is
  *	niffies + prio_ratio[nice + 20] * rr_interval / 128
  * with prio_ratio[0] = 128 and each next entry 10% larger. The time slice
- * is rr_interval. When the slice runs out (or less than 100us would be
- * left) the slice is refilled, a new deadline is set and the CPU
- * reschedules. A forked child takes half of its parent's slice and a
- * fresh deadline, or the parent's if that is later, so forking gains
- * nothing. SCHED_BATCH tasks get a fresh
- * deadline at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
+ * is rr_interval. When the slice runs out (at a tick: less than half a
+ * tick left; at a switch: less than 100us) the slice is refilled, a new
+ * deadline is set and the CPU reschedules. A forked child takes half of
+ * its parent's slice and a fresh deadline, or the parent's if that is
+ * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
+ * at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
  * run only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after
  * waiting a second in the queue (so a lock holder cannot starve forever).
@@ -57,6 +57,12 @@
  * task of a lower level or a later deadline, or a SCHED_BATCH task when the
  * wakee is SCHED_NORMAL; it gets preempted. SCHED_IDLE tasks are only sent
  * to idle CPUs.
+ *
+ * Sync wakeups: a WF_SYNC wakeup (pipe and socket writes) on the waker's own
+ * CPU does not preempt the waker while kernel.sched_sync_preempt is 0 (the
+ * default): the waker says it will sleep soon, and a writer then hands over
+ * the CPU once per batch rather than once per message. Set to 1 it behaves
+ * as BFS did.
  *
  * RT starvation guard: rq->fair_server, the deadline server fair.c uses,
  * serves VRQ tasks the same way, so sched_rt_runtime_us still leaves time
@@ -102,6 +108,12 @@ enum {
 
 /* Reschedule instead of running a slice shorter than this. */
 #define VRQ_RESCHED_NS		(100 * NSEC_PER_USEC)
+/*
+ * The tick is the slice timer: it ends a slice with less than half a tick
+ * left, so that slices last rr_interval on average. With the 100us bound
+ * a tick that came a little early would let a slice run a whole tick more.
+ */
+#define VRQ_TICK_RESCHED_NS	max_t(s64, VRQ_RESCHED_NS, TICK_NSEC / 2)
 /* "Unlimited" cache timeout, and the SCHED_IDLE starvation limit. */
 #define VRQ_LONG_NS		NSEC_PER_SEC
 /* Queue entries the idle-kick scan looks at. */
@@ -119,6 +131,7 @@ static int prio_ratios[NICE_WIDTH];
 /* Tunables. */
 static int sysctl_rr_interval = 6;			/* ms */
 static int sysctl_yield_type = 1;
+static int sysctl_sync_preempt;
 static int sysctl_normal_cache_us = -1;			/* -1: automatic */
 static int sysctl_batch_cache_us = 1000000;
 static int sysctl_idle_cache_us = 1000000;
@@ -138,6 +151,7 @@ struct vrq_stats {
 	unsigned long	wake_preempt;	/* wakeup preemptions of this CPU */
 	unsigned long	idle_kick;	/* kicks sent to this idle CPU */
 	unsigned long	timeout_expiry;	/* expired cached tasks found by kicks */
+	unsigned long	sync_kept;	/* sync wakeups that left the waker running */
 };
 
 static DEFINE_PER_CPU(struct vrq_stats, vrq_stats);
@@ -603,8 +617,34 @@ static void vrq_check_preempt(struct rq *rq, struct task_struct *p)
 	}
 }
 
+/*
+ * A synchronous wakeup (WF_SYNC: pipe and socket writes, among others)
+ * announces that the waker will sleep soon. Preempting it for the wakee
+ * would cost two switches where one will do, and a writer would then hand
+ * over the CPU once per message instead of once per batch. Unless
+ * kernel.sched_sync_preempt is set, a sync wakeup on the waker's own CPU
+ * leaves the waker running, when it is a VRQ task of the wakee's level or
+ * better and not SCHED_BATCH; the wakee waits in the queue for the end of
+ * the waker's slice at most.
+ */
+static bool vrq_sync_keeps_waker(struct rq *rq, struct task_struct *p,
+				 int flags)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!(flags & WF_SYNC) || READ_ONCE(sysctl_sync_preempt))
+		return false;
+	if (curr != current || !vrq_task(curr) || vrq_batch(curr))
+		return false;
+	return vrq_level(curr) <= vrq_level(p);
+}
+
 static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	if (vrq_sync_keeps_waker(rq, p, flags)) {
+		vrq_st(cpu_of(rq))->sync_kept++;
+		return;
+	}
 	vrq_check_preempt(rq, p);
 }
 
@@ -860,7 +900,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 	vrq_update_curr(rq);
 	vrq_promote_idle();
 
-	if (curr->vrq.time_slice >= VRQ_RESCHED_NS)
+	if (curr->vrq.time_slice >= VRQ_TICK_RESCHED_NS)
 		return;
 
 	vrq_refill(curr);
@@ -1102,6 +1142,15 @@ static struct ctl_table vrq_sysctls[] = {
 		.extra2		= &vrq_int_max_yield,
 	},
 	{
+		.procname	= "sched_sync_preempt",
+		.data		= &sysctl_sync_preempt,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "sched_normal_cache_timeout_us",
 		.data		= &sysctl_normal_cache_us,
 		.maxlen		= sizeof(int),
@@ -1134,15 +1183,15 @@ static int vrq_stats_show(struct seq_file *m, void *v)
 {
 	int cpu;
 
-	seq_puts(m, "# cpu own_cached other_after_timeout moved wakeup_preempt idle_kick cache_timeout_expiry\n");
+	seq_puts(m, "# cpu own_cached other_after_timeout moved wakeup_preempt idle_kick cache_timeout_expiry sync_kept\n");
 	for_each_possible_cpu(cpu) {
 		struct vrq_stats *s = per_cpu_ptr(&vrq_stats, cpu);
 
-		seq_printf(m, "cpu%d %lu %lu %lu %lu %lu %lu\n", cpu,
+		seq_printf(m, "cpu%d %lu %lu %lu %lu %lu %lu %lu\n", cpu,
 			   READ_ONCE(s->own_cached), READ_ONCE(s->other_timeout),
 			   READ_ONCE(s->moved), READ_ONCE(s->wake_preempt),
 			   READ_ONCE(s->idle_kick),
-			   READ_ONCE(s->timeout_expiry));
+			   READ_ONCE(s->timeout_expiry), READ_ONCE(s->sync_kept));
 	}
 	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
 	return 0;
@@ -1186,7 +1235,7 @@ __init void init_sched_fair_class(void)
 
 	sysctl_sched_base_slice = (unsigned int)vrq_rr_ns();
 
-	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
-		sysctl_rr_interval, sysctl_yield_type,
+	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
+		sysctl_rr_interval, sysctl_yield_type, sysctl_sync_preempt,
 		sysctl_batch_cache_us, sysctl_idle_cache_us);
 }

@@ -3,6 +3,7 @@
 code_sysctls() {
 	awk '
 	/^static int [a-z_0-9]+ = -?[0-9]+;/ { v[$3] = $5; sub(";", "", v[$3]) }
+	/^static int [a-z_0-9]+;/ { n = $3; sub(";", "", n); v[n] = 0 }
 	/ctl_table vrq_sysctls\[\]/ { t = 1 }
 	t && /^};/ { t = 0 }
 	function val(s) {
