@@ -29,6 +29,12 @@
  * order, the stalls are taken out of the CPU times (a stall inside a slice
  * lengthens that one slice, not the count); on CFS they are kept, because
  * EEVDF charges them and evens them out later by weight. Both are printed.
+ *
+ * A pair that misses the bound is measured once more and fails when the
+ * second measurement misses too: with 2 and 4 vCPUs under TCG single
+ * windows came out up to 9.8 % low (0/10: 9.92 against 11) while the
+ * median of six boots was on the design value; a wrong deadline table
+ * misses both times.
  */
 #include "rel.h"
 
@@ -84,6 +90,49 @@ static void sample(struct rel_hog *h, double *cpu, double *stall)
 	*stall = atomic_load(&h->stall_ns) / 1e9;
 }
 
+/*
+ * One measurement of the pair nice 0 / nice nb pinned to CPU x over
+ * window seconds: prints the figures, stores the measured ratio in *got.
+ * Returns 0 when within 10 % of want, 1 when not, -1 when the nice nb hog
+ * got no CPU at all.
+ */
+static int measure_pair(int x, int nb, double window, int vrq, double want,
+			double raw, double *got)
+{
+	struct rel_hog a, b;
+	double a0, b0, a1, b1, sa0, sb0, sa1, sb1, ca, cb, sa, sb, err;
+
+	start_pinned(&a, x, 0);
+	start_pinned(&b, x, nb);
+	tl_sleep(0.5);
+	sample(&a, &a0, &sa0);
+	sample(&b, &b0, &sb0);
+	tl_sleep(window);
+	sample(&a, &a1, &sa1);
+	sample(&b, &b1, &sb1);
+	rel_hog_stop(&a);
+	rel_hog_stop(&b);
+	sa = sa1 - sa0;
+	sb = sb1 - sb0;
+	/* VRQ hands out slices: count the CPU time without stalls */
+	ca = a1 - a0 - (vrq ? sa : 0);
+	cb = b1 - b0 - (vrq ? sb : 0);
+	if (cb <= 0) {
+		tl_info("pair 0/%d: the nice %d hog got no CPU in %.1f s (nice 0: %.0f ms)",
+			nb, nb, window, ca * 1e3);
+		return -1;
+	}
+	*got = ca / cb;
+	err = (*got - want) / want * 100;
+	tl_info("pair 0/%-2d: expected %6.2f (%s %.2f), measured %6.2f "
+		"(%+5.1f %%): nice 0 %6.1f ms, nice %d %6.1f ms in %.1f s; "
+		"stalls %.0f/%.0f ms (%s)", nb, want,
+		vrq ? "unrounded" : "weights", raw, *got, err, ca * 1e3, nb,
+		cb * 1e3, window, sa * 1e3, sb * 1e3,
+		vrq ? "taken out" : "kept: CFS charges and evens them out");
+	return *got < want * 0.9 || *got > want * 1.1;
+}
+
 int main(void)
 {
 	static const struct { int b; double window; } pairs[] = {
@@ -121,44 +170,17 @@ int main(void)
 			vrq_offset_ns(10, rr) / 1e6, vrq_offset_ns(19, rr) / 1e6);
 
 	for (unsigned int i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		struct rel_hog a, b;
-		double a0, b0, a1, b1, sa0, sb0, sa1, sb1, ca, cb, sa, sb;
-		double got, want, raw, err;
-		int nb = pairs[i].b;
-
-		start_pinned(&a, x, 0);
-		start_pinned(&b, x, nb);
-		tl_sleep(0.5);
-		sample(&a, &a0, &sa0);
-		sample(&b, &b0, &sb0);
-		tl_sleep(pairs[i].window);
-		sample(&a, &a1, &sa1);
-		sample(&b, &b1, &sb1);
-		rel_hog_stop(&a);
-		rel_hog_stop(&b);
-		sa = sa1 - sa0;
-		sb = sb1 - sb0;
-		/* VRQ hands out slices: count the CPU time without stalls */
-		ca = a1 - a0 - (vrq ? sa : 0);
-		cb = b1 - b0 - (vrq ? sb : 0);
+		int nb = pairs[i].b, rc = 1, n;
+		double got = 0, want, raw;
 
 		want = expected_ratio(vrq, rr, 0, nb, &raw);
-		if (cb <= 0) {
-			tl_fail("pair 0/%d: the nice %d hog got no CPU in %.1f s "
-				"(nice 0: %.0f ms)", nb, nb, pairs[i].window,
-				ca * 1e3);
-			continue;
-		}
-		got = ca / cb;
-		err = (got - want) / want * 100;
-		tl_info("pair 0/%-2d: expected %6.2f (%s %.2f), measured %6.2f "
-			"(%+5.1f %%): nice 0 %6.1f ms, nice %d %6.1f ms in %.1f s; "
-			"stalls %.0f/%.0f ms (%s)", nb, want,
-			vrq ? "unrounded" : "weights", raw, got, err, ca * 1e3, nb,
-			cb * 1e3, pairs[i].window, sa * 1e3, sb * 1e3,
-			vrq ? "taken out" : "kept: CFS charges and evens them out");
-		if (got < want * 0.9 || got > want * 1.1)
-			tl_fail("pair 0/%d: CPU ratio %.2f, expected %.2f +-10 %%",
+		/* a second measurement when the first misses: see the top */
+		for (n = 0; n < 2 && rc; n++)
+			rc = measure_pair(x, nb, pairs[i].window, vrq, want, raw, &got);
+		if (rc < 0)
+			tl_fail("pair 0/%d: the nice %d hog got no CPU", nb, nb);
+		else if (rc)
+			tl_fail("pair 0/%d: CPU ratio %.2f, expected %.2f +-10 %% (2 measurements)",
 				nb, got, want);
 		len += (size_t)snprintf(summary + len, sizeof(summary) - len,
 					"%s0/%d %.2f (exp %.2f)", i ? ", " : "",
