@@ -83,7 +83,7 @@ case_timeout() {
 }
 
 # The soak plays the bench clip and compiles the bench projects: make them.
-case " $TORTURE_PLAN " in *" soak:"*) QUICK=$QUICK "$REPO/bench/setup.sh" ;; esac
+case "$TORTURE_PLAN" in *soak:*) QUICK=$QUICK "$REPO/bench/setup.sh" ;; esac
 
 rows=()
 failed=0
