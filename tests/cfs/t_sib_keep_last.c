@@ -95,7 +95,7 @@ int main(void)
 	char buf[2][CFS_TRIAL_LINE];
 	double hold[2] = { 0, 0 };
 	unsigned long long kept = 0, kept_off = 0;
-	int i, n, ok = 0, moved_off = 0, stats = 1;
+	int i, n, ok = 0, moved_off = 0;
 
 	cfs_sib_test_init("t_sib_keep_last", &cpu_a, &cpu_b, "SIB_PULL");
 	for (n = 1; n <= ATTEMPTS && !ok; n++) {
@@ -103,7 +103,6 @@ int main(void)
 		kept = kept_off = 0;
 		moved_off = 0;
 		for (i = 0; i < TRIALS; i++) {
-			stats = stats && tr[1][i].stats && tr[0][i].stats;
 			kept += tr[1][i].kept;
 			kept_off += tr[0][i].kept;
 			moved_off += tr[0][i].moved >= 0;
@@ -118,10 +117,10 @@ int main(void)
 
 	TL_CHECK(ok, "SIB_KEEP_LAST: the last NORMAL task stayed on CPU %d a median %.0f ms, %.0f ms without (want >= 100 ms and >= 3x)",
 		 cpu_a, hold[1] * 1000, hold[0] * 1000);
-	if (stats) {
-		TL_CHECK(kept_off == 0, "NO_SIB_KEEP_LAST: sib_kept_last moved (%llu)", kept_off);
+	/* a trial whose counters could not be read counts 0 */
+	TL_CHECK(kept_off == 0, "NO_SIB_KEEP_LAST: sib_kept_last moved (%llu)", kept_off);
+	if (tr[1][0].stats)
 		TL_CHECK(kept >= 1, "SIB_KEEP_LAST: sib_kept_last never rose in %d trials", TRIALS);
-	}
 	TL_CHECK(moved_off >= 1, "NO_SIB_KEEP_LAST: the NORMAL spinner never moved to idle CPU %d: the scenario does not exercise the balancer",
 		 cpu_b);
 	return tl_finish("last NORMAL task on CPU %d with 2 SCHED_IDLE ones, CPU %d idle: median hold %.0f ms with SIB_KEEP_LAST [%s], %.0f ms without [%s]; attempt %d of %d",
