@@ -66,10 +66,11 @@ torture_finish() {
 	exit 0
 }
 
-# now_us: wall clock in microseconds without a fork (bash 5).
+# now_us VAR: set VAR to the wall clock in microseconds (bash 5). Not
+# $(now_us): a command substitution forks, and the probe times forks.
 now_us() {
 	local t=$EPOCHREALTIME
-	echo $((10#${t/[.,]/}))
+	printf -v "$1" '%d' $((10#${t/[.,]/}))
 }
 
 # nap SECS: sleep without a fork (SECS may be fractional): a read with a
@@ -171,12 +172,13 @@ check_loop() {
 # The responsiveness probe: every TORTURE_PROBE_EVERY seconds a round trip
 # through a sleeping nice-0 responder (two wakeups) plus one fork+exec of
 # true(1) must take at most TORTURE_PROBE_MAX_MS. The probe and responder
-# run as ordinary SCHED_NORMAL nice 0 tasks, like a desktop shell.
+# run as ordinary SCHED_NORMAL nice 0 tasks, like a desktop shell. Each
+# sample line: total ms, pipe round trip ms, fork+exec ms, start time (us).
 TORTURE_PROBE_EVERY=${TORTURE_PROBE_EVERY:-3}
 TORTURE_PROBE_MAX_MS=${TORTURE_PROBE_MAX_MS:-1000}
 
 probe_loop() {
-	local dir=$TORTURE_OUT/probe in out t0 ms reply
+	local dir=$TORTURE_OUT/probe in out t0 t1 t2 ms reply
 	mkdir -p "$dir"
 	# FIFOs on tmpfs: the 9p results directory cannot hold them
 	in=/tmp/torture-probe.ping out=/tmp/torture-probe.pong
@@ -187,14 +189,17 @@ probe_loop() {
 	: >"$dir/samples"
 	while [ ! -e "$TORTURE_STOP" ]; do
 		nap "$TORTURE_PROBE_EVERY"
-		t0=$(now_us)
+		now_us t0
 		echo ping >&7
 		reply=
 		read -r -t 10 reply <&8 || true
+		now_us t1
 		/bin/true
-		ms=$((($(now_us) - t0) / 1000))
+		now_us t2
+		ms=$(((t2 - t0) / 1000))
 		[ "$reply" = pong ] || ms=99999
-		echo "$ms" >>"$dir/samples"
+		# total, pipe round trip and fork+exec (ms), start (us since the epoch)
+		echo "$ms $(((t1 - t0) / 1000)) $(((t2 - t1) / 1000)) $t0" >>"$dir/samples"
 		[ "$ms" -le "$TORTURE_PROBE_MAX_MS" ] || tlog "probe: LATE, answered after ${ms} ms"
 	done
 	exec 7>&-

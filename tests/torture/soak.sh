@@ -18,18 +18,39 @@ BENCH_TMP=$(mktemp -d /tmp/torture-soak.XXXXXX)
 
 # hotplug_slow: every 2 s take a random CPU (not CPU0) offline or back.
 hotplug_slow() {
-	local c errs=0
+	local c t0 t1 errs=0
 	while [ ! -e "$TORTURE_STOP" ]; do
 		nap 2
 		c=$((1 + RANDOM % (NCPU_ALL - 1)))
+		now_us t0
 		if cpu_online "$c"; then
 			cpu_set "$c" 0 || errs=$((errs + 1))
 		else
 			cpu_set "$c" 1 || errs=$((errs + 1))
 		fi
-		echo "$c $errs" >>"$TORTURE_OUT/soak-hotplug"
+		# CPU, failed writes so far, start (us), duration (ms)
+		now_us t1
+		echo "$c $errs $t0 $(((t1 - t0) / 1000))" >>"$TORTURE_OUT/soak-hotplug"
 	done
 	cpus_all_online
+}
+
+# probe_breakdown: where the late probes' time went (pipe round trip or
+# fork+exec) and how many overlapped a CPU hotplug write; information for
+# the log, not a check.
+probe_breakdown() {
+	awk -v lim="$TORTURE_PROBE_MAX_MS" '
+		FILENAME ~ /soak-hotplug$/ { if (NF >= 4) { hs[++nh] = $3; he[nh] = $3 + $4 * 1000 }; next }
+		$1 > lim {
+			late++; pipe += $2; exec += $3
+			for (i = 1; i <= nh; i++)
+				if (hs[i] < $4 + $1 * 1000 && he[i] > $4) { hot++; break }
+		}
+		END {
+			if (!late) { print "soak: no late probe"; exit }
+			printf "soak: %d late probes: mean pipe round trip %d ms, mean fork+exec %d ms; %d overlapped a hotplug write\n",
+				late, pipe / late, exec / late, hot
+		}' "$TORTURE_OUT/soak-hotplug" "$TORTURE_OUT/probe/samples" | while read -r line; do tlog "$line"; done
 }
 
 # policy_churn SID...: twice a second give a random task of the sessions a
@@ -85,6 +106,7 @@ lost=0
 bg_stop 180 || lost=$?
 
 check_probe
+probe_breakdown
 check_loop hackbench
 if [ $mpv = yes ]; then
 	check_loop mpv
