@@ -169,14 +169,19 @@ check_loop() {
 	fi
 }
 
-# The responsiveness probe: every TORTURE_PROBE_EVERY seconds a round trip
-# through a sleeping nice-0 responder (two wakeups) plus one fork+exec of
-# true(1) must take at most TORTURE_PROBE_MAX_MS. The probe and responder
-# run as ordinary SCHED_NORMAL nice 0 tasks, like a desktop shell. Each
-# sample line: total ms, pipe round trip ms, fork+exec ms, start time (us).
-TORTURE_PROBE_EVERY=${TORTURE_PROBE_EVERY:-3}
-TORTURE_PROBE_MAX_MS=${TORTURE_PROBE_MAX_MS:-1000}
-
+# The responsiveness probe: every TORTURE_PROBE_EVERY seconds the probe
+# writes to a sleeping nice-0 responder and waits for its answer (a round
+# trip through two sleeping tasks, as a key press through a desktop), then
+# starts a program (fork+exec of true(1)). Both run as ordinary
+# SCHED_NORMAL nice 0 tasks, like a desktop shell. Checks (check_probe):
+#   probe        every answer came within TORTURE_PROBE_MAX_MS;
+#   probe-start  the median program start took at most TORTURE_PROBE_MAX_MS.
+# A program start is mostly work, not waiting: in a TCG guest with the
+# debug kernel one fork+exec costs 40-200 ms of CPU, so under the soak's
+# overload its tail follows the emulator's speed (and CPU hotplug writes,
+# which hold it up); its maximum is reported, its median is bounded.
+# Each sample line: total ms, answer (pipe round trip) ms, fork+exec ms,
+# start time (us since the epoch); a missing answer counts as 99999 ms.
 probe_loop() {
 	local dir=$TORTURE_OUT/probe in out t0 t1 t2 ms reply
 	mkdir -p "$dir"
@@ -196,10 +201,9 @@ probe_loop() {
 		now_us t1
 		/bin/true
 		now_us t2
-		ms=$(((t2 - t0) / 1000))
+		ms=$(((t1 - t0) / 1000))
 		[ "$reply" = pong ] || ms=99999
-		# total, pipe round trip and fork+exec (ms), start (us since the epoch)
-		echo "$ms $(((t1 - t0) / 1000)) $(((t2 - t1) / 1000)) $t0" >>"$dir/samples"
+		echo "$(((t2 - t0) / 1000)) $ms $(((t2 - t1) / 1000)) $t0" >>"$dir/samples"
 		[ "$ms" -le "$TORTURE_PROBE_MAX_MS" ] || tlog "probe: LATE, answered after ${ms} ms"
 	done
 	exec 7>&-
@@ -210,20 +214,33 @@ probe_start() {
 	bg_start bash -c ". '$TORTURE_DIR/lib.sh'; probe_loop"
 }
 
-# probe_stats: "COUNT MAX_MS LATE" of the probe so far.
+# probe_stats: "COUNT MAX_ANSWER_MS LATE_ANSWERS MEDIAN_START_MS MAX_START_MS"
+# of the probe so far.
 probe_stats() {
-	awk -v lim="$TORTURE_PROBE_MAX_MS" '{ n++; if ($1 > m) m = $1; if ($1 > lim) l++ }
-		END { printf "%d %d %d\n", n, m, l }' "$TORTURE_OUT/probe/samples" 2>/dev/null || echo "0 0 0"
+	local f=$TORTURE_OUT/probe/samples smed
+	if [ ! -s "$f" ]; then
+		echo "0 0 0 0 0"
+		return
+	fi
+	smed=$(awk '{ print $3 }' "$f" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	awk -v lim="$TORTURE_PROBE_MAX_MS" -v smed="$smed" '
+		{ n++; if ($2 > m) m = $2; if ($2 > lim) l++; if ($3 > sm) sm = $3 }
+		END { printf "%d %d %d %d %d\n", n, m, l, smed, sm }' "$f"
 }
 
-# check_probe: one result line for the probe.
+# check_probe: the result lines of the probe (see probe_loop).
 check_probe() {
-	local n max late
-	read -r n max late < <(probe_stats)
+	local n max late smed smax
+	read -r n max late smed smax < <(probe_stats)
 	if [ "$n" = 0 ] || [ "$late" != 0 ]; then
-		result fail probe "$n probes, $late over ${TORTURE_PROBE_MAX_MS} ms, max ${max} ms"
+		result fail probe "$n probes, $late answers over ${TORTURE_PROBE_MAX_MS} ms, max ${max} ms"
 	else
-		result pass probe "$n probes, max ${max} ms (limit ${TORTURE_PROBE_MAX_MS} ms)"
+		result pass probe "$n probes, answers max ${max} ms (limit ${TORTURE_PROBE_MAX_MS} ms)"
+	fi
+	if [ "$n" = 0 ] || [ "$smed" -gt "$TORTURE_PROBE_MAX_MS" ]; then
+		result fail probe-start "$n program starts, median ${smed} ms (limit ${TORTURE_PROBE_MAX_MS} ms), max ${smax} ms"
+	else
+		result pass probe-start "$n program starts, median ${smed} ms (limit ${TORTURE_PROBE_MAX_MS} ms), max ${smax} ms"
 	fi
 }
 
