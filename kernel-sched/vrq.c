@@ -22,7 +22,10 @@
  * Accounting. A queued task is accounted on task_cpu(p): nr_running, the
  * load average, PSI and rq->cfs.h_nr_queued (read by core.c's fast path)
  * count it there. When CPU X picks a task whose task_cpu() is another CPU,
- * the task is moved to X first, as move_queued_task() would do it.
+ * the task is moved to X first, as move_queued_task() would do it. CPU
+ * hotplug relies on this accounting: a dying CPU waits until nothing is
+ * accounted on it (sched_cpu_wait_empty()), so it may always pick what is,
+ * and balance_push() then sends it away.
  *
  * Clock. Deadlines must compare across CPUs, so they are expressed in one
  * global monotonic clock, "niffies", which is advanced under the lock to the
@@ -249,15 +252,28 @@ static bool vrq_cache_hot_elsewhere(struct task_struct *p, int cpu)
 	return vrq_niffies - p->vrq.cached_at < vrq_cache_timeout(p);
 }
 
-/* May @cpu run queued task @p now? Lock held. */
+/*
+ * May @cpu run queued task @p now? Lock held.
+ *
+ * The CPU a task is accounted on may run it outside its affinity when no
+ * CPU of that affinity is active, or when this CPU is going down. A task
+ * gets there when sched_setaffinity() races with hotplug: the migration
+ * stopper finds the new CPU gone and leaves the task where it is. No other
+ * CPU may take it then, and a dying CPU's hotplug thread would wait for it
+ * forever (sched_cpu_wait_empty()). Picked by its own CPU, it is pushed
+ * away by balance_push() on a dying CPU, or moves at its next wakeup, as
+ * on mainline, where a CPU picks from its own run queue without looking at
+ * affinity.
+ */
 static bool vrq_can_run_on(struct task_struct *p, int cpu)
 {
 	if (READ_ONCE(p->on_cpu))
 		return false;
+	if (task_cpu(p) == cpu)
+		return cpumask_test_cpu(cpu, p->cpus_ptr) || !cpu_active(cpu) ||
+		       !cpumask_intersects(p->cpus_ptr, cpu_active_mask);
 	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
 		return false;
-	if (task_cpu(p) == cpu)
-		return true;
 	if (is_migration_disabled(p) || !cpu_active(cpu))
 		return false;
 	return !vrq_cache_hot_elsewhere(p, cpu);
@@ -488,6 +504,14 @@ static void vrq_move_task(struct task_struct *p, struct rq *dst)
 	set_task_cpu(p, cpu_of(dst));
 	activate_task(dst, p, ENQUEUE_NOCLOCK);
 	vrq_st(cpu_of(dst))->moved++;
+
+	/*
+	 * A dying CPU's hotplug thread waits for its run queue to empty; it
+	 * is woken by balance_push() when that CPU schedules. When another
+	 * CPU takes its last task, make it schedule.
+	 */
+	if (!src->nr_running && cpu_dying(cpu_of(src)))
+		resched_curr(src);
 }
 
 /*

@@ -39,6 +39,7 @@ spawn_workers() {
 }
 
 hackbench_loop 20
+hotplug_watchdog
 bg_start bash -c ". '$TORTURE_DIR/lib.sh'; $(declare -f spawn_workers); workers='$workers'; spawn_workers"
 
 t0=$(date +%s)

@@ -89,9 +89,49 @@ cpu_online() {
 	[ ! -f "$f" ] || [ "$(cat "$f")" = 1 ]
 }
 
-# cpu_set CPU 0|1: take CPU offline or bring it online.
+# cpu_set CPU 0|1: take CPU offline or bring it online. While the write
+# runs, $CPU_SET_PENDING (on the guest's tmpfs, no fork: it must not slow
+# the torture down) holds "SECONDS CPU VALUE" for hotplug_watchdog.
+export CPU_SET_PENDING=${CPU_SET_PENDING:-/tmp/torture-cpu_set.pending}
 cpu_set() {
-	echo "$2" >"/sys/devices/system/cpu/cpu$1/online"
+	local rc=0
+	echo "$EPOCHSECONDS $1 $2" >"$CPU_SET_PENDING"
+	echo "$2" >"/sys/devices/system/cpu/cpu$1/online" || rc=$?
+	: >"$CPU_SET_PENDING"
+	return $rc
+}
+
+# hotplug_watchdog [SECS]: in the background, watch cpu_set; when one
+# write has not returned after SECS (default 60) seconds, save the
+# scheduler's state (debugfs sched/debug: every CPU's counts and runnable
+# tasks; /proc/vrq_stats; the blocked tasks' stacks) to
+# $TORTURE_OUT/hotplug-hang.txt, say so on the console and end the guest
+# (sysrq b: QEMU runs with -no-reboot), so that a hang costs a minute
+# rather than the case's whole timeout. The hung task detector reports
+# such a hang, but not why the CPU cannot empty.
+hotplug_watchdog() {
+	local secs=${1:-60}
+	bg_start bash -c '
+		pend=$1 dump=$2 secs=$3
+		while [ ! -e "$TORTURE_STOP" ]; do
+			sleep 5
+			read -r t c v 2>/dev/null <"$pend" || continue
+			[ $((EPOCHSECONDS - t)) -ge "$secs" ] || continue
+			{
+				echo "cpu$c online=$v pending since $t, now $(date +%s)"
+				cat /sys/kernel/debug/sched/debug /proc/vrq_stats
+				for s in /proc/[0-9]*/stack; do
+					grep -q "^State:.*D" "${s%stack}status" 2>/dev/null || continue
+					echo "== ${s%/stack} $(cat "${s%stack}comm")"
+					cat "$s"
+				done
+			} >"$dump" 2>&1
+			echo "[torture] hotplug write hung for $secs s: state in $dump; rebooting the guest (it ends the case)"
+			sync
+			echo b >/proc/sysrq-trigger
+			break
+		done
+	' watchdog "$CPU_SET_PENDING" "$TORTURE_OUT/hotplug-hang.txt" "$secs"
 }
 
 # cpus_all_online: bring every CPU back (after a case, or on its exit).

@@ -88,6 +88,7 @@ if command -v mpv >/dev/null && [ -f "$clip" ]; then
 fi
 if [ "$NCPU_ALL" -ge 2 ]; then
 	bg_start bash -c ". '$TORTURE_DIR/lib.sh'; $(declare -f hotplug_slow); hotplug_slow"
+	hotplug_watchdog
 fi
 bg_start bash -c ". '$TORTURE_DIR/lib.sh'; $(declare -f policy_churn); policy_churn $LOAD_PID $hackbench_sid"
 tlog "soak: ${mins} min of compile + hackbench + mpv=$mpv + hotplug + policy churn"
