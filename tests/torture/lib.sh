@@ -222,6 +222,8 @@ check_loop() {
 # which hold it up); its maximum is reported, its median is bounded.
 # Each sample line: total ms, answer (pipe round trip) ms, fork+exec ms,
 # start time (us since the epoch); a missing answer counts as 99999 ms.
+TORTURE_PROBE_EVERY=${TORTURE_PROBE_EVERY:-3}
+TORTURE_PROBE_MAX_MS=${TORTURE_PROBE_MAX_MS:-1000}
 probe_loop() {
 	local dir=$TORTURE_OUT/probe in out t0 t1 t2 ms reply
 	mkdir -p "$dir"
