@@ -17,6 +17,10 @@
 #   TORTURE_SOAK_MINS       soak minutes (30; quick 2)
 #   TORTURE_MEM             guest memory, MB (3072)
 #   TORTURE_KERNEL          the bzImage (build/vrq-debug's)
+#   TORTURE_APPEND          extra guest command line ('tsc=unstable': under
+#                           TCG the guest TSC is the host's, which jumped by
+#                           6413 s once on these machines and faked an RCU
+#                           stall; the guests keep time with the HPET)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +34,7 @@ TORTURE_HOTPLUG_CYCLES=${TORTURE_HOTPLUG_CYCLES:-$(q 50 1000)}
 TORTURE_SUSPEND_CYCLES=${TORTURE_SUSPEND_CYCLES:-$(q 3 20)}
 TORTURE_SOAK_MINS=${TORTURE_SOAK_MINS:-$(q 2 30)}
 TORTURE_MEM=${TORTURE_MEM:-3072}
+TORTURE_APPEND=${TORTURE_APPEND-tsc=unstable}
 for v in TORTURE_STRESS_SECS TORTURE_RT_SECS TORTURE_HOTPLUG_CYCLES TORTURE_SUSPEND_CYCLES TORTURE_SOAK_MINS; do
 	case "${!v}" in '' | *[!0-9]* | 0) die "$v must be a positive number, not '${!v}'" ;; esac
 done
@@ -108,7 +113,7 @@ for entry in $TORTURE_PLAN; do
 		"preempt=$preempt (timeout $(case_timeout "$case") s)"
 	rc=0
 	"$REPO/scripts/boot-guest.sh" --kernel "$KIMG" --cpus "$cpus" --mem "$TORTURE_MEM" --preempt "$preempt" \
-		--timeout "$(case_timeout "$case")" --out "$dir" -- \
+		--append "$TORTURE_APPEND" --timeout "$(case_timeout "$case")" --out "$dir" -- \
 		"TORTURE_OUT=\$RESULTS/items $cmd" || rc=$?
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir/output.txt" 2>/dev/null | tail -1 || true)
 	fails=$(grep -E '^FAIL ' "$dir/output.txt" 2>/dev/null | cut -c1-60 | head -3 | tr '\n' ';' || true)
@@ -128,7 +133,8 @@ done
 {
 	echo "# make torture, $(date '+%F %H:%M'), $(uname -n)"
 	echo
-	echo "VRQ debug kernel $KIMG, $(cat "$BUILD/accel" 2>/dev/null || echo tcg) guests; QUICK=$QUICK:" \
+	echo "Debug kernel $KIMG, $(cat "$BUILD/accel" 2>/dev/null || echo tcg) guests" \
+		"(extra command line: '${TORTURE_APPEND}'); QUICK=$QUICK:" \
 		"stress-ng ${TORTURE_STRESS_SECS}s a stressor (the $nstress of its scheduler class, and cpu), rt ${TORTURE_RT_SECS}s a program," \
 		"$TORTURE_HOTPLUG_CYCLES hotplug cycles, $TORTURE_SUSPEND_CYCLES freeze cycles, soak $TORTURE_SOAK_MINS min."
 	echo "Total $(fmt_secs $(($(date +%s) - t0))); $failed of ${#rows[@]} cases failed. Per-case logs: <case>-<N>cpu-<preempt>/."
