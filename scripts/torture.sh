@@ -40,7 +40,7 @@ for v in TORTURE_STRESS_SECS TORTURE_RT_SECS TORTURE_HOTPLUG_CYCLES TORTURE_SUSP
 done
 
 # The full plan: stress at every vCPU count and preemption model, one boot
-# each of the other cases, about 1 h 50 min under TCG on 2 host cores. The
+# each of the other cases, about 2 h 05 min under TCG on 2 host cores. The
 # soak runs on as many vCPUs as the host has cores: with more, its probe
 # measures the host's scheduling of QEMU's vCPU threads as much as the
 # guest's (docs/torture.md).
