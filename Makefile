@@ -17,14 +17,20 @@ TIMEOUT ?= 600
 CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
 # Schedulers `make test` covers.
 TEST_SCHEDS ?= cfs vrq
-# make bench: QUICK=1 for a short run; CFS_FEATS="FEAT ..." adds a CFS run
-# with those sched_feat bits on (default: the seed fixes of patches/cfs-*,
-# see docs/cfs-fixes.md; CFS_FEATS= for none).
+# make bench: SUITE=throughput|latency|scaling|all; QUICK=1 for a short
+# run; AA=1 for an A/A run (EEVDF against itself); RESUME=results/DIR goes
+# on with an interrupted run of one suite; CFS_FEATS="FEAT ..." adds a CFS
+# variant with those sched_feat bits on (CFS_FEATS=seed: the seed fixes of
+# patches/cfs-*, see docs/cfs-fixes.md).
 QUICK ?= 0
+SUITE ?= all
+BENCH_SUITES := throughput latency scaling
+AA ?= 0
+RESUME ?=
 # make distro-check: LINK=1 also builds vmlinux (long).
 LINK ?= 0
 BENCH_SCHEDS ?= vrq cfs
-CFS_FEATS ?= WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_IDLE_CAPACITY
+CFS_FEATS ?=
 
 export REPO BUILD KSRC PATCHES
 
@@ -35,6 +41,18 @@ endif
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG must be 0 or 1, not '$(DEBUG)')
 endif
+ifeq ($(filter $(SUITE),all $(BENCH_SUITES)),)
+$(error unknown SUITE='$(SUITE)' (valid: all $(BENCH_SUITES)))
+endif
+ifeq ($(filter $(AA),0 1),)
+$(error AA must be 0 or 1, not '$(AA)')
+endif
+ifneq ($(RESUME),)
+ifeq ($(SUITE),all)
+$(error RESUME=$(RESUME) goes on with one suite's run: name it with SUITE=)
+endif
+endif
+SUITES := $(if $(filter all,$(SUITE)),$(BENCH_SUITES),$(SUITE))
 
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
@@ -52,8 +70,10 @@ help:
 	@echo '  test-host   host-side unit tests (log scanner, source/patch handling)'
 	@echo '  checkpatch  checkpatch.pl --strict on kernel-sched/, Kconfig.vrq and the series'
 	@echo '  test        host tests, checkpatch, bench smoke, then the guest suite on the debug kernels (TEST_SCHEDS="$(TEST_SCHEDS)")'
-	@echo '  bench       VRQ vs EEVDF (+ EEVDF with CFS_FEATS on), interleaved rounds -> results/<date>-<host>/'
-	@echo '              QUICK=1 short; ROUNDS=N; workload sizes as in docs/benchmarks.md'
+	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>-<suite>/'
+	@echo '              SUITE=throughput|latency|scaling|all (default all, each about 90 min or less)'
+	@echo '              AA=1 EEVDF against itself (noise floor); RESUME=results/DIR; QUICK=1 short;'
+	@echo '              ROUNDS=N (4); CFS_FEATS=seed adds EEVDF with the seed fixes; sizes: docs/benchmarks.md'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  distro-check Debian'\''s 6.12 config + VRQ: olddefconfig drops only the CFS-only options,'
@@ -95,8 +115,19 @@ checkpatch: source
 test: test-host tests checkpatch bench-smoke
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
 
+BENCH_ENV = QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" CPUS=$(CPUS) \
+	PREEMPT=$(PREEMPT) AA=$(AA)
+
 bench:
-	@QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" CPUS=$(CPUS) PREEMPT=$(PREEMPT) bench/run-bench.sh
+	@t=0; for s in $(SUITES); do \
+		e=$$($(BENCH_ENV) SUITE=$$s bench/run-bench.sh --estimate) || exit 1; t=$$((t + e)); \
+	done; \
+	echo "==> make bench: suites $(SUITES), about $$((t / 60)) min at these sizes on 2 host cores"; \
+	t0=$$(date +%s); \
+	for s in $(SUITES); do \
+		$(BENCH_ENV) SUITE=$$s bench/run-bench.sh $(if $(RESUME),--resume $(RESUME)) || exit 1; \
+	done; \
+	echo "==> make bench: suites $(SUITES) done in $$((($$(date +%s) - t0) / 60)) min"
 
 bench-smoke:
 	@for s in $(TEST_SCHEDS); do $(MAKE) -s kernel SCHED=$$s DEBUG=1 && bench/smoke.sh --sched $$s --debug || exit 1; done

@@ -44,6 +44,23 @@ policy_cmd() {
 	esac
 }
 
+# The suites of `make bench` (run-bench.sh SUITE=...).
+BENCH_SUITES="throughput latency scaling"
+# The seed threads' fair.c fixes (docs/cfs-fixes.md): CFS_FEATS=seed.
+SEED_FEATS="WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_IDLE_CAPACITY"
+
+# suite_boot_secs SUITE: seconds one boot of SUITE takes at the default
+# sizes under TCG on the 2-core machine (measured, docs/benchmarks.md); the
+# estimates and the ETA before the first boot use it.
+suite_boot_secs() {
+	case "$1" in
+	throughput) echo 480 ;;
+	latency) echo 600 ;;
+	scaling) echo 150 ;;
+	*) echo 300 ;;
+	esac
+}
+
 # bench_init WORKLOAD OUTDIR: set up a workload script. Samples go to
 # OUTDIR/WORKLOAD.jsonl (one JSON object a line); scratch space is
 # $BENCH_TMP, removed on exit together with any background load.
@@ -89,15 +106,82 @@ elapsed_s() {
 	awk -v a="$1" -v b="$(now_ns)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
 }
 
-# cpu_snapshot: "IDLE TOTAL" jiffies from /proc/stat (idle + iowait over
-# user..steal; guest time is already inside user).
-cpu_snapshot() {
-	awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $5 + $6, t; exit }' /proc/stat
+# ---- figures that explain a result, recorded beside every measured run
+
+# fig_snapshot: one line of counters, for fig_emit:
+#   NOW_NS RES CAL CTXT IDLE TOTAL [MOVED WAKE_PREEMPT IDLE_KICK TIMEOUT_EXPIRY SYNC_KEPT]
+# RES and CAL are the reschedule and function-call IPIs of /proc/interrupts
+# summed over the CPUs; CTXT is /proc/stat's context switches; IDLE and TOTAL
+# are the idle + iowait and all jiffies of /proc/stat's cpu line (guest time
+# is already inside user). The last five, summed over the CPUs, come from
+# /proc/vrq_stats and are there only on a VRQ kernel.
+fig_snapshot() {
+	local files=(/proc/interrupts /proc/stat)
+	[ -r /proc/vrq_stats ] && files+=(/proc/vrq_stats)
+	echo "$(now_ns) $(awk '
+		FILENAME == "/proc/interrupts" && ($1 == "RES:" || $1 == "CAL:") {
+			s = 0
+			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+			ipi[$1] = s
+		}
+		FILENAME == "/proc/stat" && $1 == "ctxt" { ctxt = $2 }
+		FILENAME == "/proc/stat" && $1 == "cpu" {
+			for (i = 2; i <= 9; i++) tot += $i
+			idle = $5 + $6
+		}
+		FILENAME == "/proc/vrq_stats" && $1 ~ /^cpu[0-9]/ {
+			for (i = 4; i <= 8; i++) q[i] += $i
+			vrq = 1
+		}
+		END {
+			printf "%d %d %d %d %d", ipi["RES:"], ipi["CAL:"], ctxt, idle, tot
+			if (vrq)
+				printf " %d %d %d %d %d", q[4], q[5], q[6], q[7], q[8]
+			printf "\n"
+		}' "${files[@]}")"
 }
 
-# idle_pct "SNAPSHOT_BEFORE" "SNAPSHOT_AFTER": idle share of the interval, %.
-idle_pct() {
-	echo "$1 $2" | awk '{ d = $4 - $2; printf "%.2f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
+# fig_emit "SNAPSHOT_BEFORE" "SNAPSHOT_AFTER" OPS [KEY=VALUE ...]: emit the
+# figures of the interval, with the measured sample's KEY=VALUE pairs:
+#   fig_res_ipi_per_op fig_cal_ipi_per_op fig_res_ipi_per_s fig_cal_ipi_per_s
+#   fig_ctxsw_per_op fig_idle_pct, and on VRQ fig_vrq_{moved,wake_preempt,
+#   idle_kick,timeout_expiry,sync_kept}_per_op.
+# OPS is the number of operations of the run (messages, builds, frames...).
+fig_emit() {
+	local name value line
+	while read -r name value; do
+		emit "$name" "$value" "$(fig_unit "$name")" lower "${@:4}"
+	done <<<"$(echo "$1 $2 $3" | awk '{
+		n = NF / 2 - 0.5; ops = $NF; secs = ($(n + 1) - $1) / 1e9
+		if (ops <= 0 || secs <= 0) exit 1
+		split("res_ipi cal_ipi ctxsw", nm, " ")
+		for (i = 1; i <= 3; i++) {
+			d = $(n + 1 + i) - $(1 + i)
+			printf "fig_%s_per_op %.6g\n", nm[i], d / ops
+			if (i < 3) printf "fig_%s_per_s %.6g\n", nm[i], d / secs
+		}
+		dt = $(n + 6) - $6
+		printf "fig_idle_pct %.2f\n", (dt > 0 ? 100 * ($(n + 5) - $5) / dt : 0)
+		if (n == 11) {
+			split("moved wake_preempt idle_kick timeout_expiry sync_kept", vn, " ")
+			for (i = 1; i <= 5; i++)
+				printf "fig_vrq_%s_per_op %.6g\n", vn[i], ($(n + 6 + i) - $(6 + i)) / ops
+		}
+	}')"
+}
+
+# fig_last METRIC: the value of the workload's last METRIC sample.
+fig_last() {
+	awk -F'"value": ' -v m="\"metric\": \"$1\"" 'index($0, m) { split($2, v, ","); x = v[1] } END { print x }' "$BENCH_JSONL"
+}
+
+# fig_unit METRIC: the unit a figure is shown in.
+fig_unit() {
+	case "$1" in
+	*_per_s) echo "/s" ;;
+	fig_idle_pct) echo "%" ;;
+	*) echo "/${FIG_OP:-op}" ;;
+	esac
 }
 
 # Sizes of the generated C project (bench/gen-project.py): translation

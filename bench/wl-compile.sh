@@ -1,8 +1,9 @@
 #!/bin/bash
 # Compile throughput: build the generated C project (bench/gen-project.py)
 # with make -jN at 100/200/300 % of the online CPUs, as SCHED_NORMAL,
-# SCHED_BATCH and SCHED_IDLE. Samples: wall time and the CPU idle share
-# (/proc/stat) of each build.
+# SCHED_BATCH and SCHED_IDLE. Samples: wall time of each build, and its
+# figures (lib.sh fig_emit: IPIs, context switches, CPU idle share, VRQ
+# counters) per build.
 #
 # usage: wl-compile.sh OUTDIR
 # env:   QUICK=1  COMPILE_UNITS  BENCH_FUNCS (lib.sh)  COMPILE_PCTS
@@ -13,6 +14,7 @@ bench_init compile "${1:-}"
 require make gcc chrt python3
 
 UNITS=$COMPILE_UNITS
+FIG_OP=build
 PCTS=${COMPILE_PCTS:-$(quick "300" "100 200 300")}
 POLICIES=${COMPILE_POLICIES:-$(quick "normal idle" "normal batch idle")}
 REPS=${COMPILE_REPS:-1}
@@ -30,17 +32,18 @@ for rep in $(seq "$REPS"); do
 			jobs=$(pct_jobs "$pct")
 			make -s -C "$proj" clean
 			blog "compile: $pol make -j$jobs ($pct %), $UNITS units, rep $rep/$REPS"
-			s0=$(cpu_snapshot)
+			f0=$(fig_snapshot)
 			t0=$(now_ns)
 			# shellcheck disable=SC2046
 			$(policy_cmd "$pol") make -s -C "$proj" -j"$jobs" >/dev/null
 			wall=$(elapsed_s "$t0")
-			idle=$(idle_pct "$s0" "$(cpu_snapshot)")
+			f1=$(fig_snapshot)
 			got=$("$proj/prog")
 			[ "$got" = "$want" ] || die "compile: wrong checksum $got (want $want)"
-			emit wall_s "$wall" s lower policy="$pol" load_pct="$pct" jobs="$jobs" units="$UNITS"
-			emit idle_pct "$idle" % lower policy="$pol" load_pct="$pct" jobs="$jobs" units="$UNITS"
-			blog "compile: $pol $pct %: ${wall} s, idle ${idle} %"
+			p=(policy="$pol" load_pct="$pct" jobs="$jobs" units="$UNITS")
+			emit wall_s "$wall" s lower "${p[@]}"
+			fig_emit "$f0" "$f1" 1 "${p[@]}"
+			blog "compile: $pol $pct %: ${wall} s, idle $(fig_last fig_idle_pct) %"
 		done
 	done
 done

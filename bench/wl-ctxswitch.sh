@@ -1,7 +1,8 @@
 #!/bin/bash
 # Context-switch cost: `perf bench sched pipe` (two tasks ping-ponging over
 # pipes, 2 switches a round trip) if perf runs, else stress-ng --switch.
-# Measured free to migrate and pinned to one CPU. Sample: ns per switch.
+# Measured free to migrate and pinned to one CPU. Sample: ns per switch,
+# and its figures (lib.sh fig_emit) per switch.
 #
 # usage: wl-ctxswitch.sh OUTDIR
 # env:   QUICK=1  CS_LOOPS  CS_REPS  CS_TOOL=perf|stress-ng
@@ -12,6 +13,7 @@ bench_init ctxswitch "${1:-}"
 LOOPS=${CS_LOOPS:-$(quick 1000 100000)}
 REPS=${CS_REPS:-$(quick 1 3)}
 tool=${CS_TOOL:-}
+FIG_OP=switch
 if [ -z "$tool" ]; then
 	if perf bench sched pipe -l 100 >/dev/null 2>&1; then tool=perf; else tool=stress-ng; fi
 fi
@@ -34,8 +36,12 @@ for rep in $(seq "$REPS"); do
 	for pin in free cpu0; do
 		prefix=
 		[ $pin = cpu0 ] && prefix="taskset -c 0"
+		f0=$(fig_snapshot)
 		ns=$(per_switch_ns "$prefix")
-		emit ns_per_switch "$ns" ns lower tool="$tool" pin="$pin" loops="$LOOPS"
+		f1=$(fig_snapshot)
+		p=(tool="$tool" pin="$pin" loops="$LOOPS")
+		emit ns_per_switch "$ns" ns lower "${p[@]}"
+		fig_emit "$f0" "$f1" $((2 * LOOPS)) "${p[@]}"
 		blog "ctxswitch: $tool $pin: $ns ns/switch (rep $rep/$REPS)"
 	done
 done

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Wakeup latency: cyclictest with SCHED_OTHER measurement threads (one per
 # CPU, 1 ms interval) while a compile at 300 % of the CPUs runs behind it.
-# Samples: p50/p99/max/avg latency over all threads; the histogram (sparse
+# Samples: p50/p99/max/avg latency over all threads, and the figures
+# (lib.sh fig_emit, load included) per wakeup; the histogram (sparse
 # "us count" lines, overflows at the max) goes to OUTDIR/cyclictest-<load>.hist.
 #
 # usage: wl-cyclictest.sh OUTDIR
@@ -17,14 +18,17 @@ PCT=${CT_LOAD_PCT:-300}
 SECS=${CT_SECS:-$(quick 3 30)}
 INTERVAL=${CT_INTERVAL_US:-1000}
 HMAX=200000
+FIG_OP=wakeup
 
 for load in $LOADS; do
 	load_start "$load" "$PCT"
 	[ "$load" = none ] || sleep "$(quick 1 3)"
 	raw=$BENCH_TMP/ct-$load.hist
 	blog "cyclictest: ${SECS} s, SCHED_OTHER, under the $load load"
+	f0=$(fig_snapshot)
 	out=$(cyclictest --policy=other -S -m -q -D "$SECS" -i "$INTERVAL" -h "$HMAX" \
 		--histfile="$raw" 2>&1) || die "cyclictest failed: $out"
+	f1=$(fig_snapshot)
 	load_stop
 	hist=$BENCH_OUT/cyclictest-$load.hist
 	awk '/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > max) max = $i + 0 }
@@ -40,5 +44,6 @@ for load in $LOADS; do
 	emit lat_p99_us "$p99" us lower "${p[@]}"
 	emit lat_max_us "$max" us lower "${p[@]}"
 	emit lat_avg_us "$avg" us lower "${p[@]}"
+	fig_emit "$f0" "$f1" "$n" "${p[@]}"
 	blog "cyclictest: $load: p50 $p50 us, p99 $p99 us, max $max us over $n wakeups"
 done

@@ -2,7 +2,8 @@
 # Interactivity, as a 60 Hz frame loop sees it: bench/probe/frameprobe does a
 # fixed slice of CPU work each frame (calibrated before any load starts)
 # while a compile at 300 % of the CPUs runs behind it, once per background
-# policy. Samples: wakeup lateness p50/p99/max, % frames met; the lateness
+# policy. Samples: wakeup lateness p50/p99/max, % frames met, and the
+# figures (lib.sh fig_emit, load included) per frame; the lateness
 # of every wakeup goes to OUTDIR/frameprobe-<load>.lat for the plots.
 #
 # usage: wl-frameprobe.sh OUTDIR
@@ -19,6 +20,7 @@ WORK_US=${FP_WORK_US:-4000}
 HZ=${FP_HZ:-60}
 SECS=${FP_SECS:-$(quick 3 30)}
 probe=$BENCH_BUILD/frameprobe
+FIG_OP=frame
 [ -x "$probe" ] || die "frameprobe: no $probe: run bench/setup.sh on the host"
 
 iters=$("$probe" --calibrate "$WORK_US")
@@ -27,8 +29,10 @@ for load in $LOADS; do
 	load_start "$load" "$PCT"
 	[ "$load" = none ] || sleep "$(quick 1 3)"
 	res=$BENCH_TMP/fp-$load.txt
+	f0=$(fig_snapshot)
 	"$probe" --iters "$iters" --hz "$HZ" --frames $((SECS * HZ)) \
 		--raw "$BENCH_OUT/frameprobe-$load.lat" >"$res" || die "frameprobe failed under the $load load"
+	f1=$(fig_snapshot)
 	load_stop
 	get() { awk -v k="$1" '$1 == k { print $2 }' "$res"; }
 	p=(load="$load" load_pct="$PCT" hz="$HZ" work_us="$WORK_US")
@@ -37,5 +41,6 @@ for load in $LOADS; do
 	emit late_max_us "$(get late_max_us)" us lower "${p[@]}"
 	emit pct_met "$(get pct_met)" % higher "${p[@]}"
 	emit missed "$(get missed)" frames lower "${p[@]}"
+	fig_emit "$f0" "$f1" $((SECS * HZ)) "${p[@]}"
 	blog "frameprobe: $load: p50 $(get late_p50_us) us, p99 $(get late_p99_us) us, max $(get late_max_us) us, $(get pct_met) % met"
 done

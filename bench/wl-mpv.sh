@@ -4,7 +4,9 @@
 # at 300 % of the CPUs runs behind it, once per background policy. The
 # counters come from bench/mpv-stats.lua at the end of the clip.
 # Samples: frame drops (VO and decoder), delayed frames, and how much longer
-# than the clip playback took (start-up excluded: mpv maps 228 libraries,
+# than the clip playback took, and the figures (lib.sh fig_emit, load and
+# mpv's start-up included) per clip frame (start-up excluded from the
+# overrun: mpv maps 228 libraries,
 # which takes minutes in a TCG guest whose root is 9p with cache=none).
 #
 # usage: wl-mpv.sh OUTDIR
@@ -21,6 +23,7 @@ PCT=${MPV_LOAD_PCT:-300}
 WARMUP=${MPV_WARMUP:-$(quick 1 5)}
 LIMIT=${MPV_LIMIT:-$(($(clip_secs) * 4 + 900))}
 clip=$(clip_path)
+FIG_OP=frame
 [ -s "$clip" ] || die "mpv: no clip at $clip: run bench/setup.sh on the host (QUICK=$QUICK)"
 
 for load in $LOADS; do
@@ -29,11 +32,13 @@ for load in $LOADS; do
 	stats=$BENCH_TMP/mpv-$load.txt
 	blog "mpv: playing $(basename "$clip") under the $load load"
 	t0=$(now_ns)
+	f0=$(fig_snapshot)
 	# a hung player is a failed workload, not a hung benchmark
 	timeout -k 5 "$LIMIT" mpv --no-config --vo=null --ao=null --keep-open=yes --no-terminal \
 		--msg-level=all=error --script="$BENCH_DIR/mpv-stats.lua" \
 		--script-opts=benchstats-out="$stats" "$clip" ||
 		die "mpv failed or ran over ${LIMIT}s under the $load load"
+	f1=$(fig_snapshot)
 	wall=$(elapsed_s "$t0")
 	load_stop
 	[ -s "$stats" ] || die "mpv: no counters from mpv-stats.lua"
@@ -43,5 +48,6 @@ for load in $LOADS; do
 	emit decoder_drops "$(get decoder-frame-drop-count)" frames lower "${p[@]}"
 	emit delayed_frames "$(get vo-delayed-frame-count)" frames lower "${p[@]}"
 	emit overrun_s "$(awk -v w="$(get playback-seconds)" -v d="$(get duration)" 'BEGIN { printf "%.3f", w - d }')" s lower "${p[@]}"
+	fig_emit "$f0" "$f1" $(($(clip_secs) * 30)) "${p[@]}"
 	blog "mpv: $load: $(get frame-drop-count) VO drops, $(get decoder-frame-drop-count) decoder drops, $(get estimated-frame-number) frames, ${wall} s"
 done

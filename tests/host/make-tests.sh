@@ -9,3 +9,25 @@ check "boot rejects PREEMPT=lazy" 1 "$REPO/scripts/boot-guest.sh" --kernel "$fak
 check "the error lists the preempt models" 0 grep -q "PREEMPT must be none, voluntary or full" "$OUT"
 check "boot rejects a missing kernel image" 1 "$REPO/scripts/boot-guest.sh" --kernel /nonexistent --out /tmp/x
 rm -f "$fake_kernel"
+# make bench: suites, the A/A switch and resuming are checked before any boot.
+check "make bench rejects an unknown SUITE" 1 make -s -C "$REPO" bench SUITE=fast
+check "the error lists the suites" 0 grep -q "valid: all throughput latency scaling" "$OUT"
+check "make bench rejects AA=2" 1 make -s -C "$REPO" bench AA=2
+check "make bench rejects RESUME without one SUITE" 1 make -s -C "$REPO" bench RESUME=/tmp/x
+check "run-bench.sh rejects ROUNDS=0" 1 env ROUNDS=0 "$REPO/bench/run-bench.sh" --estimate
+check "a throughput suite of 4 rounds is 8 boots" 0 \
+	test "$(SUITE=throughput ROUNDS=4 "$REPO/bench/run-bench.sh" --estimate)" = \
+	"$((8 * $(. "$REPO/bench/lib.sh"; suite_boot_secs throughput)))"
+check "scaling boots every variant at every vCPU count" 0 \
+	test "$(SUITE=scaling ROUNDS=1 SCALING_CPUS='1 2 4' "$REPO/bench/run-bench.sh" --estimate)" = \
+	"$((6 * $(. "$REPO/bench/lib.sh"; suite_boot_secs scaling)))"
+bench_tmp=$(mktemp -d)
+check "--resume needs a run's directory" 1 "$REPO/bench/run-bench.sh" --resume "$bench_tmp" --no-build
+check "the error says why" 0 grep -q "no plan.txt" "$OUT"
+echo "suite=latency" >"$bench_tmp/plan.txt"
+check "--resume refuses another plan" 1 env SUITE=throughput "$REPO/bench/run-bench.sh" --resume "$bench_tmp" --no-build
+check "the error names the plan" 0 grep -q "had another plan" "$OUT"
+check "a new run does not overwrite a run" 1 env SUITE=throughput "$REPO/bench/run-bench.sh" --out "$bench_tmp" --no-build
+check "and says so" 0 grep -q "already holds a run" "$OUT"
+check "the run's files are untouched" 0 test "$(cat "$bench_tmp/plan.txt")" = "suite=latency"
+rm -rf "$bench_tmp"
