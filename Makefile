@@ -18,7 +18,8 @@ CMD ?= uname -a; nproc; cat /sys/kernel/debug/sched/preempt 2>/dev/null
 # Schedulers `make test` covers.
 TEST_SCHEDS ?= cfs vrq
 # make bench: SUITE=throughput|latency|scaling|all; QUICK=1 for a short
-# run; AA=1 for an A/A run (EEVDF against itself); RESUME=results/DIR goes
+# run; AA=1 adds the EEVDF kernel again as "cfs-aa" (BENCH_SCHEDS=cfs AA=1:
+# an A/A run, EEVDF against itself); RESUME=results/DIR goes
 # on with an interrupted run of one suite; CFS_FEATS="FEAT ..." adds a CFS
 # variant with those sched_feat bits on (CFS_FEATS=seed: the seed fixes of
 # patches/cfs-*, see docs/cfs-fixes.md).
@@ -72,8 +73,8 @@ help:
 	@echo '  test        host tests, checkpatch, bench smoke, then the guest suite on the debug kernels (TEST_SCHEDS="$(TEST_SCHEDS)")'
 	@echo '  bench       VRQ vs EEVDF, interleaved rounds -> results/<date>-<host>-<suite>/'
 	@echo '              SUITE=throughput|latency|scaling|all (default all, each about 90 min or less)'
-	@echo '              AA=1 EEVDF against itself (noise floor); RESUME=results/DIR; QUICK=1 short;'
-	@echo '              ROUNDS=N (4); CFS_FEATS=seed adds EEVDF with the seed fixes; sizes: docs/benchmarks.md'
+	@echo '              AA=1 adds EEVDF again as cfs-aa (noise floor; BENCH_SCHEDS=cfs AA=1 is an A/A run);'
+	@echo '              RESUME=results/DIR; QUICK=1 short; ROUNDS=N (4); CFS_FEATS=seed adds EEVDF with the seed fixes'
 	@echo '  bench-smoke one QUICK boot per TEST_SCHEDS debug kernel running every benchmark workload'
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  distro-check Debian'\''s 6.12 config + VRQ: olddefconfig drops only the CFS-only options,'

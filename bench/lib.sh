@@ -186,9 +186,9 @@ fig_unit() {
 
 # Sizes of the generated C project (bench/gen-project.py): translation
 # units of the measured build and of the background load, functions a unit.
-COMPILE_UNITS=${COMPILE_UNITS:-$(quick 8 300)}
+COMPILE_UNITS=${COMPILE_UNITS:-$(quick 8 80)}
 LOAD_UNITS=${LOAD_UNITS:-$(quick 16 120)}
-BENCH_FUNCS=${BENCH_FUNCS:-$(quick 3 8)}
+BENCH_FUNCS=${BENCH_FUNCS:-$(quick 3 4)}
 
 # project_src UNITS: where bench/setup.sh keeps a pre-generated project.
 project_src() {

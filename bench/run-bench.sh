@@ -11,7 +11,7 @@
 #
 # Suites (docs/benchmarks.md gives their sizes and times):
 #   throughput  compile, hackbench and ctxswitch at CPUS vCPUs
-#   latency     cyclictest, frameprobe and mpv at CPUS vCPUs
+#   latency     cyclictest, frameprobe, sleeper, spinyield and mpv at CPUS vCPUs
 #   scaling     hackbench alone at each vCPU count of SCALING_CPUS
 # A round boots every variant once (every vCPU count for scaling); the
 # variants' order alternates from round to round, so that neither kernel
@@ -27,8 +27,9 @@
 #        CFS_FEATS      sched_feat bits switched on for an extra "cfs-feat"
 #                       variant of the CFS kernel; "seed" is the seed fixes
 #                       of docs/cfs-fixes.md (empty: no such variant)
-#        AA=1           an A/A run: the CFS kernel as "cfs" and again as
-#                       "cfs-aa", to show the instrument's noise floor
+#        AA=1           the CFS kernel once more, as the variant "cfs-aa":
+#                       cfs-aa against cfs is the instrument's noise floor
+#                       (an A/A run: SCHEDS=cfs AA=1)
 #        SCALING_CPUS (1 2 4)  SCALING_GROUPS (4)
 #        SCALING_MODES (process-pipe thread-socket)
 #        workload sizes (COMPILE_UNITS, HB_LOOPS, CT_SECS ... see SIZE_VARS
@@ -51,7 +52,7 @@ done
 SUITE=${SUITE:-throughput}
 case "$SUITE" in
 throughput) workloads="compile hackbench ctxswitch" kind=main ;;
-latency) workloads="cyclictest frameprobe mpv" kind=main ;;
+latency) workloads="cyclictest frameprobe sleeper spinyield mpv" kind=main ;;
 scaling) workloads="hackbench" kind=scaling ;;
 *) die "unknown SUITE='$SUITE' (valid: $BENCH_SUITES)" ;;
 esac
@@ -73,7 +74,7 @@ done
 # Workload sizes a user may override; set ones go to every guest.
 SIZE_VARS="COMPILE_UNITS LOAD_UNITS BENCH_FUNCS COMPILE_PCTS COMPILE_POLICIES
 COMPILE_REPS HB_GROUPS HB_LOOPS HB_REPS HB_MODES CS_LOOPS CS_REPS CT_LOADS
-CT_SECS FP_LOADS FP_SECS MPV_LOADS MPV_WARMUP CLIP_SECS"
+CT_SECS FP_LOADS FP_SECS SL_HOGS SL_SECS SY_WORK_MS SY_REPS MPV_LOADS MPV_WARMUP CLIP_SECS"
 sizes=
 for v in $SIZE_VARS; do
 	[ -z "${!v:-}" ] || sizes+=" $v='${!v}'"
@@ -86,17 +87,18 @@ require qemu-system-x86_64 gnuplot python3
 # variants: "name:sched:feats" (feats with commas for spaces); base and new
 # are what aggregate.py compares (new / base)
 variants=()
-if [ "$AA" = 1 ]; then
-	SCHEDS=cfs
-	variants=("cfs:cfs:" "cfs-aa:cfs:")
-	base=cfs new=cfs-aa
-else
-	for s in $SCHEDS; do variants+=("$s:$s:"); done
-	if [ -n "$CFS_FEATS" ] && [[ " $SCHEDS " == *" cfs "* ]]; then
-		variants+=("cfs-feat:cfs:$(echo $CFS_FEATS | tr ' ' ,)")
-	fi
-	base=cfs new=vrq
+for s in $SCHEDS; do variants+=("$s:$s:"); done
+base=cfs new=vrq
+if [[ " $SCHEDS " != *" cfs "* ]]; then
+	[ "$AA" = 0 ] && [ -z "$CFS_FEATS" ] || die "AA=1 and CFS_FEATS need the cfs kernel in SCHEDS"
+	base=${SCHEDS%% *}
 fi
+[ -z "$CFS_FEATS" ] || variants+=("cfs-feat:cfs:$(echo $CFS_FEATS | tr ' ' ,)")
+if [ "$AA" = 1 ]; then
+	variants+=("cfs-aa:cfs:")
+	[[ " $SCHEDS " == *" vrq "* ]] || new=cfs-aa
+fi
+[ ${#variants[@]} -ge 2 ] || die "one variant (${variants[*]}) has nothing to compare with: SCHEDS=\"vrq cfs\" or AA=1"
 cpus_list=$CPUS
 [ "$SUITE" != scaling ] || cpus_list=$SCALING_CPUS
 

@@ -17,7 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="ctxswitch hackbench cyclictest frameprobe mpv compile"
+ALL_WORKLOADS="ctxswitch hackbench cyclictest frameprobe sleeper spinyield mpv compile"
 # seconds before a stuck workload is ended (and counted as failed)
 WL_LIMIT=${WL_LIMIT:-$(quick 600 10800)}
 out= label=$(uname -r) feats= only=$ALL_WORKLOADS

@@ -10,8 +10,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 bench_init ctxswitch "${1:-}"
 
-LOOPS=${CS_LOOPS:-$(quick 1000 100000)}
-REPS=${CS_REPS:-$(quick 1 3)}
+LOOPS=${CS_LOOPS:-$(quick 1000 20000)}
+REPS=${CS_REPS:-$(quick 1 2)}
 tool=${CS_TOOL:-}
 FIG_OP=switch
 if [ -z "$tool" ]; then

@@ -14,8 +14,8 @@ require hackbench
 
 GROUPS_=${HB_GROUPS:-$(quick 1 "$(seq -s ' ' 1 $((2 * NCPU)))")}
 MODES=${HB_MODES:-process-pipe process-socket thread-pipe thread-socket}
-LOOPS=${HB_LOOPS:-$(quick 10 200)}
-REPS=${HB_REPS:-$(quick 1 3)}
+LOOPS=${HB_LOOPS:-$(quick 10 1000)}
+REPS=${HB_REPS:-1}
 FDS=20 # hackbench's default senders and receivers a group
 FIG_OP=msg
 

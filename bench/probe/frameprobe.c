@@ -16,62 +16,13 @@
  * ends before the next release; a frame whose whole window passed while an
  * earlier one still ran is missed without running.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static volatile uint64_t sink;
-
-static void work(uint64_t iters)
-{
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-
-	for (uint64_t i = 0; i < iters; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-	}
-	sink = x;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static uint64_t pct(const uint64_t *v, size_t n, double p)
-{
-	size_t k;
-
-	if (!n)
-		return 0;
-	k = (size_t)(p / 100.0 * n + 0.999999);
-	if (k < 1)
-		k = 1;
-	return v[(k > n ? n : k) - 1];
-}
+#include "probe.h"
 
 static uint64_t calibrate(uint64_t usec)
 {
@@ -149,11 +100,8 @@ int main(int argc, char **argv)
 	t0 = now_ns() + period;
 	for (uint64_t f = 0; f < frames;) {
 		uint64_t rel = t0 + f * period, wake, end;
-		struct timespec ts = { .tv_sec = rel / 1000000000ull,
-				       .tv_nsec = rel % 1000000000ull };
 
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		sleep_until_ns(rel);
 		wake = now_ns();
 		work(iters);
 		end = now_ns();
