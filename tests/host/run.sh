@@ -37,6 +37,7 @@ done
 . "$HERE/source-tests.sh"
 . "$HERE/make-tests.sh"
 . "$HERE/doc-tests.sh"
+. "$HERE/stats-tests.sh"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
