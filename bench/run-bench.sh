@@ -172,7 +172,7 @@ done
 # write_meta COMPLETE: meta.json, rewritten at the start and the end.
 write_meta() {
 	local accels
-	accels=$(cat "$out"/runs/*/accel 2>/dev/null | sort -u | tr '\n' ' ')
+	accels=$(cat "$out"/runs/*/accel 2>/dev/null | sort -u | tr '\n' ' ' || true)
 	cat >"$out/meta.json" <<-JSON
 		{
 		  "date": $(json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)"),
