@@ -209,14 +209,33 @@ gen_project() {
 	fi
 }
 
-# load_start KIND PCT: a background compile looping forever at PCT % of the
-# CPUs, run as KIND (see policy_cmd; "none" starts nothing). It runs in its
-# own session so load_stop can end the whole tree.
+# load_spec SPEC DEFAULT_PCT: "KIND PCT" of a load named KIND or KIND@PCT
+# (normal@200: a nice 0 compile at 200 % of the CPUs).
+load_spec() {
+	local kind=${1%@*} pct=$2
+	[ "$kind" = "$1" ] || pct=${1##*@}
+	case "$kind" in none | hogs) ;; *) policy_cmd "$kind" >/dev/null ;; esac
+	[[ $pct =~ ^[1-9][0-9]*$ ]] || die "load '$1': the load must be a percentage, not '$pct'"
+	echo "$kind $pct"
+}
+
+# load_start KIND PCT: background load at PCT % of the CPUs until
+# load_stop: a compile looping forever, run as KIND (see policy_cmd), or
+# for KIND "hogs" that many nice 0 CPU-burning loops; "none" starts
+# nothing. It runs in its own session (as a build started from a terminal
+# would) so load_stop can end the whole tree.
 load_start() {
 	local kind=$1 jobs dir
 	load_stop
 	[ "$kind" = none ] && return 0
 	jobs=$(pct_jobs "$2")
+	if [ "$kind" = hogs ]; then
+		setsid bash -c "for i in \$(seq $jobs); do (while :; do :; done) & done; wait" \
+			>/dev/null 2>&1 &
+		LOAD_PID=$!
+		blog "load: $jobs nice 0 CPU hogs ($2 %) started"
+		return 0
+	fi
 	dir=$BENCH_TMP/load-project
 	gen_project "$dir" "$LOAD_UNITS"
 	# shellcheck disable=SC2046
@@ -257,7 +276,7 @@ require() {
 # clip_secs / clip_path: the h264 720p30 clip of the current mode (made by
 # bench/setup.sh on the host, played by wl-mpv.sh).
 clip_secs() {
-	quick "${CLIP_SECS_QUICK:-4}" "${CLIP_SECS:-60}"
+	quick "${CLIP_SECS_QUICK:-4}" "${CLIP_SECS:-30}"
 }
 clip_path() {
 	echo "$BENCH_BUILD/clip-720p30-$(clip_secs)s.mp4"
