@@ -43,7 +43,8 @@ SUITE_ORDER = ("throughput", "latency", "all", "scaling")
 SUITE_TITLE = {"all": "Workloads", "throughput": "Throughput suite", "latency": "Latency suite",
                "scaling": "Scaling (hackbench by vCPUs)"}
 
-# The project's targets (issue 16): (title, workload, metric, how, test, threshold).
+# The project's targets (issues 16 and 21): (title, workload, metric, how,
+# test, threshold[, the params the cells must have]).
 # how: "geomean" of the main cells' new/base ratios with its interval over
 # the rounds; "max" the largest value over the new variant's runs against the
 # largest over the base's (threshold None); "diff300" median(new) -
@@ -54,6 +55,12 @@ GOALS = [
     ("hackbench, project goal", "hackbench", "time_s", "geomean", "<=", 0.90),
     ("context switch", "ctxswitch", "ns_per_switch", "geomean", "<=", 1.00),
     ("wakeup latency p99", "cyclictest", "lat_p99_us", "geomean", "<=", 0.80),
+    ("cyclictest p99 beside nice 0 load", "cyclictest", "lat_p99_us", "geomean", "<=", 0.80,
+     {"load": "normal"}),
+    ("sleeper wakeup p99 beside nice 0 hogs", "sleeper", "lat_p99_us", "geomean", "<=", 1.00),
+    ("frameprobe p99 lateness beside a nice 0 build at 300 %", "frameprobe", "late_p99_us", "geomean",
+     "<=", 1.00, {"load": "normal", "load_pct": 300}),
+    ("spin-yield worker stretch", "spinyield", "stretch", "geomean", "<=", 1.00),
     ("mpv frame drops", "mpv", "frame_drops", "max", "<=", None),
     ("idle share at 300 %", "compile", "fig_idle_pct", "diff300", "<=", 0.5),
 ]
@@ -219,11 +226,13 @@ def goal(title, how, measure, test, thr, ci, status, cells, target=None):
 def goals(rows, base, new):
     out = []
     none = {"point": None, "lo": None, "hi": None, "n_rounds": 0}
-    for title, wl, metric, how, test, thr in GOALS:
+    for title, wl, metric, how, test, thr, *par in GOALS:
+        par = par[0] if par else {}
         if how == "geomean":
-            sel = select(rows, wl, metric, base, new)
+            sel = select(rows, wl, metric, base, new, **par)
             ci = stats.geomean_ci([(r["_rounds"][base], r["_rounds"][new]) for r in sel])
-            measure = "%s %s: geomean of %d %s/%s ratios" % (wl, metric, len(sel), new, base)
+            measure = "%s %s%s: geomean of %d %s/%s ratios" % (
+                wl, metric, "".join(" %s=%s" % kv for kv in sorted(par.items())), len(sel), new, base)
             out.append(goal(title, how, measure, test, thr, ci, stats.goal_status(ci, test, thr), len(sel)))
         elif how == "max":
             sel = select(rows, wl, metric, base, new)
