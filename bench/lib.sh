@@ -54,7 +54,7 @@ SEED_FEATS="WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_ID
 # estimates and the ETA before the first boot use it.
 suite_boot_secs() {
 	case "$1" in
-	throughput) echo 500 ;;
+	throughput) echo 440 ;;
 	latency) echo 600 ;;
 	scaling) echo 150 ;;
 	*) echo 300 ;;
@@ -186,7 +186,7 @@ fig_unit() {
 
 # Sizes of the generated C project (bench/gen-project.py): translation
 # units of the measured build and of the background load, functions a unit.
-COMPILE_UNITS=${COMPILE_UNITS:-$(quick 8 56)}
+COMPILE_UNITS=${COMPILE_UNITS:-$(quick 8 64)}
 LOAD_UNITS=${LOAD_UNITS:-$(quick 16 120)}
 BENCH_FUNCS=${BENCH_FUNCS:-$(quick 3 4)}
 

@@ -57,15 +57,41 @@ base_append+=" VRQ_REPO=$REPO"
 # qemu_run ACCEL TIMEOUT DIR EXTRA_APPEND: boot with DIR (holding cmd.sh) as
 # the guest's results directory; the serial log goes to DIR/serial.log.
 qemu_run() {
-	local rc=0
+	local rc=0 pid
 	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
 		-kernel "$kernel" -append "$base_append $4" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$3",mount_tag=results,security_model=none,multidevs=remap \
 		-virtfs local,path="$REPO",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \
-		</dev/null >"$3/serial.log" 2>&1 || rc=$?
+		</dev/null >"$3/serial.log" 2>&1 &
+	pid=$!
+	[ "${VCPU_PIN:-0}" = 0 ] || pin_vcpus "$pid" "$3/vcpu-pin"
+	wait "$pid" || rc=$?
 	return $rc
+}
+
+# pin_vcpus TIMEOUT_PID LOG: pin QEMU's vCPU thread N ("CPU N/TCG" or
+# "CPU N/KVM") to host CPU N modulo the host's CPUs, so that the host
+# scheduler does not stack two vCPUs on one core for part of a run
+# (VCPU_PIN=1). Waits up to 20 s for the threads; LOG gets what was pinned.
+pin_vcpus() {
+	local qpid= t comm n i
+	for i in $(seq 200); do
+		qpid=$(pgrep -P "$1" -x qemu-system-x86 || true)
+		[ -z "$qpid" ] || [ "$(grep -l '^CPU [0-9]*/' /proc/"$qpid"/task/*/comm 2>/dev/null | wc -l)" -lt "$cpus" ] || break
+		sleep 0.1
+	done
+	[ -n "$qpid" ] || { echo "no qemu process found" >"$2"; return 0; }
+	: >"$2"
+	for t in /proc/"$qpid"/task/*; do
+		comm=$(cat "$t/comm" 2>/dev/null) || continue
+		case "$comm" in "CPU "*/*) ;; *) continue ;; esac
+		n=${comm#CPU }
+		n=${n%%/*}
+		taskset -p -c $((n % $(nproc))) "${t##*/}" >/dev/null 2>&1 &&
+			echo "$comm -> host CPU $((n % $(nproc)))" >>"$2"
+	done
 }
 
 # Probe KVM once per build directory; the answer is cached in build/accel.
