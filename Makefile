@@ -22,7 +22,9 @@ TEST_SCHEDS ?= cfs vrq
 # an A/A run, EEVDF against itself); RESUME=results/DIR goes
 # on with an interrupted run of one suite; CFS_FEATS="FEAT ..." adds a CFS
 # variant with those sched_feat bits on (CFS_FEATS=seed: the seed fixes of
-# patches/cfs-*, see docs/cfs-fixes.md).
+# patches/cfs-*, see docs/cfs-fixes.md); VRQ_ALT="kernel.NAME=N ..." adds
+# a VRQ variant "vrq-alt" with those sysctls; WORKLOADS="..." runs only
+# those workloads of the suite (a partial run).
 QUICK ?= 0
 SUITE ?= all
 BENCH_SUITES := throughput latency scaling
@@ -116,7 +118,7 @@ checkpatch: source
 test: test-host tests checkpatch bench-smoke
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
 
-BENCH_ENV = QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" CPUS=$(CPUS) \
+BENCH_ENV = QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" VRQ_ALT="$(VRQ_ALT)" WORKLOADS="$(WORKLOADS)" CPUS=$(CPUS) \
 	PREEMPT=$(PREEMPT) AA=$(AA)
 
 bench:

@@ -27,6 +27,11 @@
 #        CFS_FEATS      sched_feat bits switched on for an extra "cfs-feat"
 #                       variant of the CFS kernel; "seed" is the seed fixes
 #                       of docs/cfs-fixes.md (empty: no such variant)
+#        WORKLOADS      only these workloads of the suite (a partial run)
+#        VRQ_ALT        sysctls (kernel.NAME=VALUE ...) for an extra "vrq-alt"
+#                       variant of the VRQ kernel: a design choice that has
+#                       a sysctl is measured against the default in one run
+#                       (aggregate.py --base vrq-alt --new vrq)
 #        AA=1           the CFS kernel once more, as the variant "cfs-aa":
 #                       cfs-aa against cfs is the instrument's noise floor
 #                       (an A/A run: SCHEDS=cfs AA=1)
@@ -56,12 +61,24 @@ latency) workloads="cyclictest frameprobe sleeper spinyield mpv" kind=main ;;
 scaling) workloads="hackbench" kind=scaling ;;
 *) die "unknown SUITE='$SUITE' (valid: $BENCH_SUITES)" ;;
 esac
+# WORKLOADS: a part of the suite only, for a quick look at one design
+# change; the plan records it, and it is not a full run of the suite.
+if [ -n "${WORKLOADS:-}" ]; then
+	for w in $WORKLOADS; do
+		[[ " $workloads " == *" $w "* ]] || die "WORKLOADS: '$w' is not in suite $SUITE ($workloads)"
+	done
+	workloads=$WORKLOADS
+fi
 ROUNDS=${ROUNDS:-$(quick 1 4)}
 CPUS=${CPUS:-2}
 AA=${AA:-0}
 export PREEMPT=${PREEMPT:-full} MEM=${MEM:-3072}
 SCHEDS=${SCHEDS:-vrq cfs}
 CFS_FEATS=${CFS_FEATS:-}
+VRQ_ALT=${VRQ_ALT:-}
+for f in $VRQ_ALT; do
+	[[ $f =~ ^[a-z_]+(\.[a-z0-9_]+)+=-?[0-9]+$ ]] || die "VRQ_ALT wants sysctls as kernel.NAME=NUMBER, not '$f'"
+done
 [ "$CFS_FEATS" != seed ] || CFS_FEATS=$SEED_FEATS
 SCALING_CPUS=${SCALING_CPUS:-$(quick "1 2" "1 2 4")}
 SCALING_GROUPS=${SCALING_GROUPS:-4}
@@ -94,6 +111,10 @@ if [[ " $SCHEDS " != *" cfs "* ]]; then
 	base=${SCHEDS%% *}
 fi
 [ -z "$CFS_FEATS" ] || variants+=("cfs-feat:cfs:$(echo $CFS_FEATS | tr ' ' ,)")
+if [ -n "$VRQ_ALT" ]; then
+	[[ " $SCHEDS " == *" vrq "* ]] || die "VRQ_ALT needs the vrq kernel in SCHEDS"
+	variants+=("vrq-alt:vrq:$(echo $VRQ_ALT | tr ' ' ,)")
+fi
 if [ "$AA" = 1 ]; then
 	variants+=("cfs-aa:cfs:")
 	[[ " $SCHEDS " == *" vrq "* ]] || new=cfs-aa
@@ -122,7 +143,7 @@ fi
 
 host=$(hostname -s 2>/dev/null || hostname)
 out=${out:-$REPO/results/$(date +%Y%m%d-%H%M)-$host-$SUITE$([ "$AA" = 1 ] && echo -aa)}
-plan="suite=$SUITE rounds=$ROUNDS cpus=$cpus_list preempt=$PREEMPT mem=$MEM quick=$QUICK
+plan="suite=$SUITE workloads=$workloads rounds=$ROUNDS cpus=$cpus_list preempt=$PREEMPT mem=$MEM quick=$QUICK
 variants=${variants[*]}
 sizes=$sizes
 scaling=$SCALING_GROUPS:$SCALING_MODES"
@@ -177,6 +198,7 @@ write_meta() {
 		{
 		  "date": $(json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)"),
 		  "suite": "$SUITE",
+		  "workloads": $(json_str "$workloads"),
 		  "complete": $1,
 		  "host": $(json_str "$host"),
 		  "host_cpu": $(json_str "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"),

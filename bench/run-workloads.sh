@@ -10,7 +10,8 @@
 #                         [--only "ctxswitch hackbench ..."]
 #   --label  the name results are grouped by (default: uname -r)
 #   --feats  sched_feat bits to switch on first, via
-#            /sys/kernel/debug/sched/features (mainline kernels)
+#            /sys/kernel/debug/sched/features (mainline kernels), and
+#            sysctls to set first, written NAME=VALUE (kernel.yield_type=2)
 # env: QUICK=1 for the seconds-long smoke sizes; each wl-*.sh lists its own.
 #      WL_LIMIT: seconds one workload may take (QUICK 600, else 10800)
 # Before the first run on a machine: bench/setup.sh (needs write access).
@@ -38,6 +39,13 @@ mkdir -p "$out"
 
 features=/sys/kernel/debug/sched/features
 for f in $feats; do
+	if [[ $f == *=* ]]; then
+		knob=/proc/sys/$(echo "${f%%=*}" | tr . /)
+		[ -w "$knob" ] || die "cannot set sysctl ${f%%=*}: $knob is not writable"
+		echo "${f#*=}" >"$knob" || die "sysctl $f rejected by the kernel"
+		[ "$(cat "$knob")" = "${f#*=}" ] || die "sysctl ${f%%=*} reads $(cat "$knob") after writing ${f#*=}"
+		continue
+	fi
 	[ -w "$features" ] || die "cannot set sched feature $f: $features is not writable"
 	echo "$f" >"$features" || die "sched feature $f rejected by the kernel"
 	grep -qw -- "$f" "$features" || die "sched feature $f is not on after writing it"

@@ -15,6 +15,10 @@ check "the error lists the suites" 0 grep -q "valid: all throughput latency scal
 check "make bench rejects AA=2" 1 make -s -C "$REPO" bench AA=2
 check "make bench rejects RESUME without one SUITE" 1 make -s -C "$REPO" bench RESUME=/tmp/x
 check "run-bench.sh rejects ROUNDS=0" 1 env ROUNDS=0 "$REPO/bench/run-bench.sh" --estimate
+check "run-bench.sh rejects a VRQ_ALT that is not kernel.NAME=N" 1 env VRQ_ALT='kernel.yield_type=x' "$REPO/bench/run-bench.sh" --estimate
+check "run-bench.sh rejects VRQ_ALT without the vrq kernel" 1 env SCHEDS=cfs VRQ_ALT='kernel.yield_type=1' "$REPO/bench/run-bench.sh" --estimate
+check "run-bench.sh rejects WORKLOADS outside the suite" 1 env SUITE=throughput WORKLOADS=sleeper "$REPO/bench/run-bench.sh" --estimate
+check "run-bench.sh takes a VRQ variant and a part of a suite" 0 env SUITE=latency WORKLOADS='sleeper spinyield' VRQ_ALT='kernel.yield_type=1' "$REPO/bench/run-bench.sh" --estimate
 check "a throughput suite of 4 rounds is 8 boots" 0 \
 	test "$(SUITE=throughput ROUNDS=4 "$REPO/bench/run-bench.sh" --estimate)" = \
 	"$((8 * $(. "$REPO/bench/lib.sh"; suite_boot_secs throughput)))"
