@@ -37,7 +37,11 @@
  * with prio_ratio[0] = 128 and each next entry 10% larger. The time slice
  * is rr_interval. When the slice runs out (at a tick: less than half a
  * tick left; at a switch: less than 100us) the slice is refilled, a new
- * deadline is set and the CPU reschedules. A forked child takes half of
+ * deadline is set and the CPU reschedules. The new deadline is the old one
+ * plus the offset, kept between now and now + offset (BFS: now + offset,
+ * kernel.sched_deadline_carry=0): a CPU hog gets BFS's deadline, and a
+ * task that used its slice over more than one offset of time keeps waking
+ * ahead of the hogs instead of waiting behind them. A forked child takes half of
  * its parent's slice and a fresh deadline, or the parent's if that is
  * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
  * at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
@@ -73,7 +77,8 @@
  *
  * Interfaces: sysctls kernel.rr_interval (ms, 1..1000), kernel.yield_type
  * (0: sched_yield() does nothing, 1: yield to a better task, 2: expire the
- * slice), kernel.sched_{normal,batch,idle}_cache_timeout_us; per-CPU
+ * slice, the default), kernel.sched_deadline_carry,
+ * kernel.sched_{normal,batch,idle}_cache_timeout_us; per-CPU
  * counters in /proc/vrq_stats (and debugfs sched/vrq); the task's deadline,
  * slice and cached CPU in /proc/PID/sched.
  */
@@ -133,8 +138,9 @@ static int prio_ratios[NICE_WIDTH];
 
 /* Tunables. */
 static int sysctl_rr_interval = 6;			/* ms */
-static int sysctl_yield_type = 1;
+static int sysctl_yield_type = 2;
 static int sysctl_sync_preempt;
+static int sysctl_deadline_carry = 1;
 static int sysctl_normal_cache_us = -1;			/* -1: automatic */
 static int sysctl_batch_cache_us = 1000000;
 static int sysctl_idle_cache_us = 1000000;
@@ -214,10 +220,37 @@ static inline void vrq_update_niffies(struct rq *rq)
 		WRITE_ONCE(vrq_niffies, now);
 }
 
+/* A fresh slice and a fresh deadline: forks and yields. */
 static inline void vrq_refill(struct task_struct *p)
 {
 	p->vrq.time_slice = vrq_rr_ns();
 	p->vrq.deadline = vrq_niffies + vrq_prio_offset(p);
+}
+
+/*
+ * The slice ran out: a fresh slice, and the next deadline. BFS sets it to
+ * now + offset. With kernel.sched_deadline_carry (the default) it is the
+ * old deadline + offset, kept between now and now + offset. A CPU hog's
+ * old deadline + offset lies beyond now + offset, so it gets BFS's
+ * deadline. A task that used its last slice over more than one offset of
+ * time (at most rr_interval per offset: 15 % of a CPU at nice 0) gets a
+ * deadline no later than now, and keeps waking ahead of the hogs instead
+ * of waiting up to two of their slices behind them. No task gains more
+ * than that share by sleeping: a task that runs more keeps being pushed
+ * to now + offset, like a hog.
+ */
+static inline void vrq_renew(struct task_struct *p)
+{
+	u64 offset = vrq_prio_offset(p);
+	u64 dl = p->vrq.deadline + offset;
+
+	if (!READ_ONCE(sysctl_deadline_carry) ||
+	    (s64)(dl - (vrq_niffies + offset)) > 0)
+		dl = vrq_niffies + offset;
+	else if ((s64)(dl - vrq_niffies) < 0)
+		dl = vrq_niffies;
+	p->vrq.time_slice = vrq_rr_ns();
+	p->vrq.deadline = dl;
 }
 
 static u64 vrq_cache_timeout(struct task_struct *p)
@@ -473,7 +506,7 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	vrq_update_niffies(rq);
 	if (p->vrq.time_slice <= 0)
-		vrq_refill(p);
+		vrq_renew(p);
 	p->vrq.flags |= VRQ_F_ENQUEUED;
 	vrq_queue_add(p);
 	vrq_account_enqueue(rq);
@@ -534,7 +567,7 @@ static struct task_struct *pick_task_fair(struct rq *rq)
 			return curr;
 		}
 		if (curr->vrq.time_slice < VRQ_RESCHED_NS)
-			vrq_refill(curr);
+			vrq_renew(curr);
 		else if (vrq_batch(curr))
 			curr->vrq.deadline = vrq_niffies + vrq_prio_offset(curr);
 		curr_level = vrq_level(curr);
@@ -589,7 +622,7 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *prev,
 
 	/* Switched out while runnable: cache it on this CPU. */
 	if (prev->vrq.time_slice < VRQ_RESCHED_NS)
-		vrq_refill(prev);
+		vrq_renew(prev);
 	else if (vrq_batch(prev))
 		prev->vrq.deadline = vrq_niffies + vrq_prio_offset(prev);
 	prev->vrq.cached_cpu = cpu_of(rq);
@@ -927,7 +960,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 	if (curr->vrq.time_slice >= VRQ_TICK_RESCHED_NS)
 		return;
 
-	vrq_refill(curr);
+	vrq_renew(curr);
 	if (vrq_nr_queued)
 		resched_curr(rq);
 }
@@ -981,7 +1014,10 @@ static void yield_task_fair(struct rq *rq)
 		curr->vrq.flags |= VRQ_F_KEEP;
 		break;
 	case 2:
+		/* do_sched_yield() does not update the clock; fair.c does it here. */
+		update_rq_clock(rq);
 		vrq_update_curr(rq);
+		rq_clock_skip_update(rq);
 		vrq_refill(curr);
 		break;
 	default:
@@ -1175,6 +1211,15 @@ static struct ctl_table vrq_sysctls[] = {
 		.extra2		= SYSCTL_ONE,
 	},
 	{
+		.procname	= "sched_deadline_carry",
+		.data		= &sysctl_deadline_carry,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "sched_normal_cache_timeout_us",
 		.data		= &sysctl_normal_cache_us,
 		.maxlen		= sizeof(int),
@@ -1259,7 +1304,8 @@ __init void init_sched_fair_class(void)
 
 	sysctl_sched_base_slice = (unsigned int)vrq_rr_ns();
 
-	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
+	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d deadline_carry=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
 		sysctl_rr_interval, sysctl_yield_type, sysctl_sync_preempt,
+		sysctl_deadline_carry,
 		sysctl_batch_cache_us, sysctl_idle_cache_us);
 }

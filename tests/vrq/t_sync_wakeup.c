@@ -10,7 +10,11 @@
  * then blocks on R's answer. At 0, R can only run inside the burn when W's
  * slice happens to end there (about 1 ms of every rr_interval): want it in
  * <= 50 % of the trials and sync_kept in /proc/vrq_stats up by at least
- * half the trials. At 1: want R inside the burn in >= 80 % of them.
+ * half the trials. At 1: want R inside the burn in >= 65 % of them, and in
+ * 25 points more of them than at 0. R preempts only when its deadline is
+ * the earlier one; on a busy host W's 1 ms of wall time is less CPU time,
+ * its slice lasts more trials, and R's deadline is later in more of them
+ * (a clean clone on a loaded machine saw 31/40 at 1), hence the margin.
  */
 #include "vrq_test.h"
 
@@ -99,9 +103,7 @@ int main(void)
 
 	test_name = "sync_wakeup";
 	require_vrq();
-	old = read_long(KNOB, -1);
-	if (old < 0)
-		finish(FAIL, "%s missing", KNOB);
+	old = read_knob(KNOB);
 	if (sync_kept() < 0)
 		finish(FAIL, "/proc/vrq_stats has no sync_kept column");
 	n = tl_usable_cpus(cpus, 64);
@@ -121,9 +123,9 @@ int main(void)
 
 	tl_info("reader ran inside the writer's 1 ms: %d/%d trials with sync_preempt=0 (sync_kept +%ld), %d/%d with 1 (+%ld)",
 		in0, TRIALS, kept0, in1, TRIALS, kept1);
-	if (in1 < TRIALS * 8 / 10)
-		finish(FAIL, "sched_sync_preempt=1: the reader preempted the writer in only %d/%d trials",
-		       in1, TRIALS);
+	if (in1 * 100 < TRIALS * 65 || (in1 - in0) * 100 < TRIALS * 25)
+		finish(FAIL, "sched_sync_preempt=1: the reader preempted the writer in only %d/%d trials (%d/%d at 0)",
+		       in1, TRIALS, in0, TRIALS);
 	if (in0 > TRIALS / 2 || kept0 < TRIALS / 2)
 		finish(FAIL, "sched_sync_preempt=0: the reader ran inside the writer's burn in %d/%d trials, sync_kept +%ld",
 		       in0, TRIALS, kept0);

@@ -79,6 +79,16 @@ static inline long read_long(const char *path, long dflt)
 	return strtol(buf, NULL, 10);
 }
 
+/* A non-negative sysctl the test needs: its value, or FAIL. */
+static inline long read_knob(const char *path)
+{
+	long v = read_long(path, -1);
+
+	if (v < 0)
+		finish(FAIL, "%s is missing", path);
+	return v;
+}
+
 /* Write a sysctl; returns 0 or -errno (t_sysctl checks for -EINVAL). */
 static inline int write_long(const char *path, long v)
 {

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel.sched_deadline_carry: when a slice runs out, the next deadline is
+ * the old one + offset, kept between now and now + offset (vrq_renew()).
+ *
+ * The wakeup rule. A sleeper (5 ms sleep, 0.5 ms of CPU a wakeup, about
+ * 9 % of a CPU) beside two nice 0 hogs, all on CPU 0, rr_interval 10 ms. Under
+ * the BFS rule (carry 0) each time its slice runs out it gets now + offset,
+ * behind both hogs, and that wakeup waits one or two hog slices (10-20
+ * ms): one wakeup in twenty. With carry 1 it keeps waking ahead of
+ * them. A wakeup is late when it ran more than rr_interval / 2 after its
+ * timer. Trials of both settings alternate; the test passes when carry 1
+ * has at most a third of the late wakeups of carry 0, and carry 0 has at
+ * least 2 % (the control: the test sees the BFS wait at all). Host noise
+ * that makes wakeups late adds to both settings alike.
+ *
+ * No gain from sleeping. A task that burns 2 ms and sleeps 0.2 ms, over
+ * and over, beside three nice 0 hogs on CPU 0 gets no more than its fair
+ * 25 % + 10 points of the CPU, with carry on; and the hogs share the rest
+ * within 10 %.
+ */
+#include "vrq_test.h"
+
+#define CARRY "/proc/sys/kernel/sched_deadline_carry"
+#define RR "/proc/sys/kernel/rr_interval"
+#define RR_MS 10
+#define TRIALS 3
+#define TRIAL_S 2.0
+
+/* Late wakeups out of *total of a 5 ms / 0.5 ms sleeper on CPU 0. */
+static int late_wakeups(int *total)
+{
+	int fd[2], res[2] = { 0, 0 };
+	pid_t pid;
+
+	if (pipe(fd))
+		finish(FAIL, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		double end, t, el;
+
+		close(fd[0]);
+		if (tl_pin_tid(0, 0))
+			_exit(2);
+		end = tl_now() + TRIAL_S;
+		while ((t = tl_now()) < end) {
+			usleep(5000);
+			el = tl_now() - t;
+			res[1]++;
+			if (el - 0.005 > RR_MS / 2000.0)
+				res[0]++;
+			tl_burn_cpu(0.0005);
+		}
+		if (write(fd[1], res, sizeof(res)) != sizeof(res))
+			_exit(3);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], res, sizeof(res)) != sizeof(res))
+		finish(FAIL, "sleeper failed");
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	*total += res[1];
+	return res[0];
+}
+
+static void wakeup_rule(long carry)
+{
+	int late[2] = { 0, 0 }, n[2] = { 0, 0 }, i, c;
+	pid_t h[2];
+
+	h[0] = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	h[1] = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	usleep(200000);
+	for (i = 0; i < 2 * TRIALS; i++) {
+		c = (i & 1) ^ ((i / 2) & 1);	/* 0 1 1 0 0 1 */
+		if (write_long(CARRY, c))
+			finish(FAIL, "cannot set sched_deadline_carry to %d", c);
+		late[c] += late_wakeups(&n[c]);
+	}
+	tl_kill_wait(h[0]);
+	tl_kill_wait(h[1]);
+	write_long(CARRY, carry);
+
+	if (n[0] < 100 || n[1] < 100)
+		finish(FAIL, "too few wakeups: %d with carry 0, %d with carry 1", n[0], n[1]);
+	if (late[0] * 50 < n[0])
+		finish(FAIL, "control: with carry 0 only %d/%d wakeups waited over %d ms: the BFS wait is not seen",
+		       late[0], n[0], RR_MS / 2);
+	if (late[1] * 3 * n[0] > late[0] * n[1])
+		finish(FAIL, "carry 1: %d/%d late wakeups against %d/%d with carry 0 (want at most a third)",
+		       late[1], n[1], late[0], n[0]);
+	printf("wakeups later than %d ms: carry 1 %d/%d, carry 0 %d/%d\n",
+	       RR_MS / 2, late[1], n[1], late[0], n[0]);
+}
+
+static void no_gain_from_sleeping(void)
+{
+	pid_t pids[4];
+	uint64_t ns[4], sum = 0, lo = UINT64_MAX, hi = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		pids[i] = tl_spawn_hog(SCHED_OTHER, 0, 0);
+	pids[3] = fork();
+	if (pids[3] == 0) {
+		if (tl_pin_tid(0, 0))
+			_exit(2);
+		for (;;) {
+			tl_burn_cpu(0.002);
+			usleep(200);
+		}
+	}
+	usleep(300000);
+	runtimes_over(3, pids, ns, 4);
+	for (i = 0; i < 4; i++) {
+		tl_kill_wait(pids[i]);
+		sum += ns[i];
+	}
+	for (i = 0; i < 3; i++) {
+		lo = ns[i] < lo ? ns[i] : lo;
+		hi = ns[i] > hi ? ns[i] : hi;
+	}
+	if (!sum || !lo)
+		finish(FAIL, "no CPU time measured");
+	if (ns[3] * 100 > sum * 35)
+		finish(FAIL, "a task sleeping 0.2 ms after each 2 ms got %.1f %% of CPU 0 beside 3 hogs (fair 25 %%)",
+		       100.0 * ns[3] / sum);
+	if ((hi - lo) * 10 > hi)
+		finish(FAIL, "hogs beside the sleeper got %.1f..%.1f ms, more than 10 %% apart",
+		       lo / 1e6, hi / 1e6);
+	printf("brief sleeper %.1f %% of CPU 0 beside 3 hogs; hogs %.1f..%.1f ms\n",
+	       100.0 * ns[3] / sum, lo / 1e6, hi / 1e6);
+}
+
+int main(void)
+{
+	long carry, rr;
+
+	test_name = "deadline_carry";
+	require_vrq();
+	carry = read_knob(CARRY);
+	rr = read_long(RR, 6);
+	if (write_long(RR, RR_MS))
+		finish(FAIL, "cannot set rr_interval");
+
+	wakeup_rule(carry);
+	if (write_long(CARRY, 1))
+		finish(FAIL, "cannot set sched_deadline_carry");
+	no_gain_from_sleeping();
+	write_long(CARRY, carry);
+	write_long(RR, rr);
+	finish(PASS, "the sleeper keeps waking ahead of the hogs, and gains no share by sleeping");
+}
