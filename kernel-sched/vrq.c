@@ -41,9 +41,9 @@
  * plus the offset, kept between now and now + offset (BFS: now + offset,
  * kernel.sched_deadline_carry=0): a CPU hog gets BFS's deadline, and a
  * task that used its slice over more than one offset of time keeps waking
- * ahead of the hogs instead of waiting behind them. A forked child takes half of
- * its parent's slice and a fresh deadline, or the parent's if that is
- * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
+ * ahead of the hogs instead of waiting behind them. A forked child takes
+ * half of its parent's slice and a fresh deadline, or the parent's if that
+ * is later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
  * at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
  * run only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after

@@ -59,7 +59,7 @@ base_append+=" VRQ_REPO=$REPO"
 qemu_run() {
 	local rc=0 pid
 	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
-		-name vrq-guest,debug-threads=on $(ram_args) \
+		-name vrq-guest,debug-threads=on \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
 		-kernel "$kernel" -append "$base_append $4" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
@@ -70,14 +70,6 @@ qemu_run() {
 	[ "${VCPU_PIN:-0}" = 0 ] || pin_vcpus "$pid" "$3/vcpu-pin"
 	wait "$pid" || rc=$?
 	return $rc
-}
-
-# ram_args: QEMU options for the guest's RAM. With PREALLOC=1 all of it is
-# allocated (and backed by transparent huge pages where the host has them)
-# before the guest starts, instead of page by page during the run.
-ram_args() {
-	[ "${PREALLOC:-0}" = 0 ] ||
-		echo "-object memory-backend-ram,id=ram0,size=${mem}M,prealloc=on -machine memory-backend=ram0"
 }
 
 # pin_vcpus TIMEOUT_PID LOG: pin QEMU's vCPU thread N ("CPU N/TCG" or

@@ -4,19 +4,19 @@
  * the old one + offset, kept between now and now + offset (vrq_renew()).
  *
  * The wakeup rule. A sleeper (5 ms sleep, 0.5 ms of CPU a wakeup, about
- * 9 % of a CPU) beside two nice 0 hogs, all on CPU 0, rr_interval 10 ms. Under
- * the BFS rule (carry 0) each time its slice runs out it gets now + offset,
- * behind both hogs, and that wakeup waits one or two hog slices (10-20
- * ms): one wakeup in twenty. With carry 1 it keeps waking ahead of
- * them. A wakeup is late when it ran more than 8 ms after its timer (the
- * BFS wait is 10-20 ms). Trials of both settings alternate; the test
- * passes when carry 1 has at most half the late wakeups of carry 0, and
- * carry 0 has at least 1.5 % (the control: the test sees the BFS wait at
- * all; over 5 ms, the first debug boots saw 2.6-6.3 %, carry 1 0.1-0.4 %).
- * When the host held the vCPU back so much that the sleeper got under 3/4
- * of its wakeups with carry 1 (one 4-vCPU boot on 2 host cores: 4.1 % late with carry
- * 1, 4.5 % with 0), the rules cannot be told apart and the test skips. Host noise
- * that makes wakeups late adds to both settings alike.
+ * 9 % of a CPU) beside two nice 0 hogs, all on CPU 0, rr_interval 10 ms.
+ * Under the BFS rule (carry 0) each time its slice runs out it gets
+ * now + offset, behind both hogs, and that wakeup waits one or two hog
+ * slices (10-20 ms): one wakeup in twenty. With carry 1 it keeps waking
+ * ahead of them. A wakeup is late when it ran more than 8 ms after its
+ * timer. Trials of both settings alternate; the test passes when carry 1
+ * has at most half the late wakeups of carry 0, and carry 0 has at least
+ * 1.5 % (the control: the test sees the BFS wait at all; over 5 ms, the
+ * first debug boots saw 2.6-6.3 %, carry 1 0.1-0.4 %). Host noise that
+ * makes wakeups late adds to both settings alike. When the host held the
+ * vCPU back so much that the sleeper got under 3/4 of its wakeups with
+ * carry 1 (one 4-vCPU boot on 2 host cores: 4.1 % late with carry 1,
+ * 4.5 % with 0), the rules cannot be told apart and the test skips.
  *
  * No gain from sleeping. A task that burns 2 ms and sleeps 0.2 ms, over
  * and over, beside three nice 0 hogs on CPU 0 gets no more than its fair
@@ -80,7 +80,7 @@ static void wakeup_rule(long carry)
 	h[1] = tl_spawn_hog(SCHED_OTHER, 0, 0);
 	usleep(200000);
 	for (i = 0; i < 2 * TRIALS; i++) {
-		c = (i & 1) ^ ((i / 2) & 1);	/* 0 1 1 0 0 1 1 0 */
+		c = abba(i);
 		if (write_long(CARRY, c))
 			finish(FAIL, "cannot set sched_deadline_carry to %d", c);
 		late[c] += late_wakeups(&n[c]);

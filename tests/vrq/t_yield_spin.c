@@ -22,6 +22,7 @@
 
 #define KNOB "/proc/sys/kernel/yield_type"
 #define TRIALS 3
+#define MAX_CPUS 32
 #define WORK_S 0.2
 
 static int cmp_double(const void *a, const void *b)
@@ -35,7 +36,7 @@ static int cmp_double(const void *a, const void *b)
 static double stretch(int ncpu)
 {
 	volatile int *stop;
-	pid_t pids[64];
+	pid_t pids[2 * MAX_CPUS + 1];
 	int i, n = 2 * ncpu, fd[2];
 	double r;
 
@@ -79,18 +80,18 @@ static double stretch(int ncpu)
 int main(void)
 {
 	double s[2][TRIALS];
-	int cpus[32], ncpu, i, n[2] = { 0, 0 }, type;
+	int cpus[MAX_CPUS], ncpu, i, n[2] = { 0, 0 }, type;
 	long old;
 
 	test_name = "yield_spin";
 	require_vrq();
 	old = read_knob(KNOB);
-	ncpu = tl_usable_cpus(cpus, 32);
+	ncpu = tl_usable_cpus(cpus, MAX_CPUS);
 	if (ncpu < 1)
 		finish(FAIL, "no usable CPU");
 
 	for (i = 0; i < 2 * TRIALS; i++) {
-		type = ((i & 1) ^ ((i / 2) & 1)) ? 1 : 2;	/* 2 1 1 2 2 1 */
+		type = abba(i) ? 1 : 2;
 		if (write_long(KNOB, type))
 			finish(FAIL, "cannot set yield_type %d", type);
 		s[type - 1][n[type - 1]++] = stretch(ncpu);

@@ -79,6 +79,16 @@ static inline long read_long(const char *path, long dflt)
 	return strtol(buf, NULL, 10);
 }
 
+/*
+ * Which of two settings trial i runs, in the order 0 1 1 0 0 1 1 0 ...:
+ * each setting runs first as often as second, so drift in the host's speed
+ * over the trials weighs on both alike.
+ */
+static inline int abba(int i)
+{
+	return (i & 1) ^ ((i / 2) & 1);
+}
+
 /* A non-negative sysctl the test needs: its value, or FAIL. */
 static inline long read_knob(const char *path)
 {
