@@ -9,7 +9,8 @@
  *
  * One queue. Every runnable VRQ task that is not running waits in one
  * global red-black tree ordered by (level, virtual deadline). Levels are,
- * best first, NORMAL (SCHED_NORMAL and SCHED_BATCH) and IDLE (SCHED_IDLE).
+ * best first, ISO (SCHED_ISO within its share), NORMAL (SCHED_NORMAL and
+ * SCHED_BATCH) and IDLE (SCHED_IDLE).
  * A running task is not in the tree; when it is switched out while still
  * runnable it goes back in.
  *
@@ -71,6 +72,14 @@
  * the CPU once per batch rather than once per message. Set to 1 it behaves
  * as BFS did.
  *
+ * SCHED_ISO (policy 4), BFS's soft real-time policy: ISO tasks run ahead
+ * of NORMAL while all of them together used at most kernel.iso_cpu percent
+ * of the machine over the last seconds, and as NORMAL past it. See the
+ * SCHED_ISO section.
+ *
+ * Utilisation: each CPU's PELT average, rq->cfs.avg, is fed as fair.c
+ * feeds it, for schedutil, uclamp and thermal. See the Utilisation section.
+ *
  * RT starvation guard: rq->fair_server, the deadline server fair.c uses,
  * serves VRQ tasks the same way, so sched_rt_runtime_us still leaves time
  * to ordinary tasks under an RT hog.
@@ -78,8 +87,9 @@
  * Interfaces: sysctls kernel.rr_interval (ms, 1..1000), kernel.yield_type
  * (0: sched_yield() does nothing, 1: yield to a better task, 2: expire the
  * slice, the default), kernel.sched_deadline_carry,
- * kernel.sched_{normal,batch,idle}_cache_timeout_us; per-CPU
- * counters in /proc/vrq_stats (and debugfs sched/vrq); the task's deadline,
+ * kernel.sched_{normal,batch,idle}_cache_timeout_us, kernel.iso_cpu,
+ * kernel.sched_rt_to_iso; per-CPU counters, utilisation and ISO usage in
+ * /proc/vrq_stats (and debugfs sched/vrq); the task's deadline,
  * slice and cached CPU in /proc/PID/sched.
  */
 #include <linux/cpumask_api.h>
@@ -102,10 +112,12 @@
 #include <trace/events/sched.h>
 
 #include "sched.h"
+#include "pelt.h"
 #include "stats.h"
 
 /* Queue levels, best first. */
 enum {
+	VRQ_LEVEL_ISO = 0,
 	VRQ_LEVEL_NORMAL = 1,
 	VRQ_LEVEL_IDLE = 2,
 };
@@ -113,6 +125,7 @@ enum {
 /* vrq_entity.flags */
 #define VRQ_F_KEEP		0x01	/* yield_type 0: keep the CPU */
 #define VRQ_F_ENQUEUED		0x02	/* enqueued in this class */
+#define VRQ_F_ISO_QUEUED	0x04	/* SCHED_ISO, counted in vrq_nr_iso_queued */
 
 /* Reschedule instead of running a slice shorter than this. */
 #define VRQ_RESCHED_NS		(100 * NSEC_PER_USEC)
@@ -133,8 +146,15 @@ static struct rb_root_cached vrq_queue = RB_ROOT_CACHED;
 static u64 vrq_niffies;
 static unsigned int vrq_nr_queued;
 static unsigned int vrq_nr_idle_queued;
+static unsigned int vrq_nr_iso_queued;
 
 static int prio_ratios[NICE_WIDTH];
+
+/* SCHED_ISO: decayed ISO run time (ns) and whether ISO is over its share. */
+#define VRQ_ISO_HALFLIFE_NS	NSEC_PER_SEC
+static u64 vrq_iso_sum;
+static u64 vrq_iso_stamp;
+static bool vrq_iso_throttled;
 
 /* Tunables. */
 static int sysctl_rr_interval = 6;			/* ms */
@@ -144,6 +164,8 @@ static int sysctl_deadline_carry = 1;
 static int sysctl_normal_cache_us = -1;			/* -1: automatic */
 static int sysctl_batch_cache_us = 1000000;
 static int sysctl_idle_cache_us = 1000000;
+static int sysctl_iso_cpu = 70;				/* percent */
+static int sysctl_rt_to_iso = 1;
 
 /*
  * Kept for the core: __setparam_fair() and sched_fork() set se.slice from
@@ -198,8 +220,17 @@ static bool vrq_idle_level(struct task_struct *p)
 	return true;
 }
 
+/* Does SCHED_ISO task @p run ahead of NORMAL now? Lock held. */
+static inline bool vrq_iso_active(struct task_struct *p)
+{
+	return p->policy == SCHED_ISO && !vrq_iso_throttled &&
+	       READ_ONCE(sysctl_iso_cpu);
+}
+
 static inline int vrq_level(struct task_struct *p)
 {
+	if (vrq_iso_active(p))
+		return VRQ_LEVEL_ISO;
 	return vrq_idle_level(p) ? VRQ_LEVEL_IDLE : VRQ_LEVEL_NORMAL;
 }
 
@@ -344,6 +375,10 @@ static void __vrq_queue_add(struct task_struct *p, int level)
 	vrq_nr_queued++;
 	if (p->vrq.level == VRQ_LEVEL_IDLE)
 		vrq_nr_idle_queued++;
+	if (p->policy == SCHED_ISO) {
+		p->vrq.flags |= VRQ_F_ISO_QUEUED;
+		vrq_nr_iso_queued++;
+	}
 }
 
 static inline void vrq_queue_add(struct task_struct *p)
@@ -362,6 +397,10 @@ static void vrq_queue_del(struct task_struct *p)
 	vrq_nr_queued--;
 	if (p->vrq.level == VRQ_LEVEL_IDLE)
 		vrq_nr_idle_queued--;
+	if (p->vrq.flags & VRQ_F_ISO_QUEUED) {
+		p->vrq.flags &= ~VRQ_F_ISO_QUEUED;
+		vrq_nr_iso_queued--;
+	}
 }
 
 static inline struct task_struct *vrq_first(void)
@@ -403,6 +442,199 @@ static void vrq_promote_idle(void)
 		__vrq_queue_add(p, VRQ_LEVEL_NORMAL);
 	}
 }
+
+/*
+ * SCHED_ISO
+ *
+ * BFS's soft real-time policy for unprivileged audio and video. ISO tasks
+ * wait at their own level, ahead of NORMAL, in deadline order (round robin
+ * among equals), and preempt NORMAL tasks on wakeup. Their run time at that
+ * level is summed into vrq_iso_sum, which decays with a half-life of one
+ * second; divided by the CPUs it is the share of the machine ISO tasks
+ * used over about the last few seconds. Above kernel.iso_cpu percent they
+ * are throttled: they wait at the NORMAL level, with their nice, until the
+ * share falls below it again. The tick decides; a change moves the queued
+ * ISO tasks to their new level. An unprivileged request for SCHED_FIFO or
+ * SCHED_RR without RLIMIT_RTPRIO gets SCHED_ISO (kernel.sched_rt_to_iso).
+ */
+
+/* Decay vrq_iso_sum to now: about 2^(-dt / half-life). Lock held. */
+static void vrq_iso_decay(void)
+{
+	u64 dt = vrq_niffies - vrq_iso_stamp, step;
+
+	if (dt < NSEC_PER_MSEC)
+		return;
+	vrq_iso_stamp = vrq_niffies;
+	if (dt >= 32 * VRQ_ISO_HALFLIFE_NS) {
+		vrq_iso_sum = 0;
+		return;
+	}
+	vrq_iso_sum >>= div64_u64(dt, VRQ_ISO_HALFLIFE_NS);
+	dt = do_div(dt, VRQ_ISO_HALFLIFE_NS);
+	/* 1 - ln2 * step / half-life per eighth of a half-life at most */
+	while (dt) {
+		step = min_t(u64, dt, VRQ_ISO_HALFLIFE_NS / 8);
+		vrq_iso_sum -= mul_u64_u64_div_u64(vrq_iso_sum, step * 710,
+						   1024ULL * VRQ_ISO_HALFLIFE_NS);
+		dt -= step;
+	}
+}
+
+/* ISO share of all online CPUs, percent. Steady state: sum = f n H / ln2. */
+static unsigned int vrq_iso_usage(void)
+{
+	u64 cap = (u64)num_online_cpus() * VRQ_ISO_HALFLIFE_NS * 1024;
+	u64 pct = mul_u64_u64_div_u64(vrq_iso_sum, 710 * 100, cap);
+
+	return (unsigned int)min_t(u64, 100, pct);
+}
+
+/* Move each queued ISO task to the level it should wait at now. */
+static void vrq_iso_requeue(void)
+{
+	struct task_struct *p, *next;
+	int level;
+
+	if (!vrq_nr_iso_queued)
+		return;
+	for (p = vrq_first(); p; p = next) {
+		next = vrq_next(p);
+		if (p->policy != SCHED_ISO)
+			continue;
+		level = vrq_level(p);
+		if (level == p->vrq.level)
+			continue;
+		/* Moved later, it is met again with its new level: skipped. */
+		vrq_queue_del(p);
+		__vrq_queue_add(p, level);
+	}
+}
+
+/* From the tick of a CPU running a VRQ task. Lock held. */
+static void vrq_iso_tick(void)
+{
+	int limit = READ_ONCE(sysctl_iso_cpu);
+	unsigned int usage;
+	bool throttle;
+
+	vrq_iso_decay();
+	if (!vrq_iso_sum && !vrq_iso_throttled && limit)
+		return;
+	usage = vrq_iso_usage();
+	throttle = vrq_iso_throttled;
+	if (!limit || usage > limit)
+		throttle = true;
+	else if (usage < limit)
+		throttle = false;
+	if (throttle == vrq_iso_throttled)
+		return;
+	vrq_iso_throttled = throttle;
+	vrq_iso_requeue();
+}
+
+/* Run time of the current task: counted when it ran at the ISO level. */
+static inline void vrq_iso_account(struct task_struct *curr, s64 delta_exec)
+{
+	if (vrq_iso_active(curr)) {
+		vrq_iso_decay();
+		vrq_iso_sum += delta_exec;
+	}
+}
+
+/*
+ * Called by __sched_setscheduler() for a user's SCHED_FIFO/SCHED_RR request
+ * that has been validated: true if it gets SCHED_ISO instead. Only where
+ * mainline would refuse it with EPERM for want of RLIMIT_RTPRIO.
+ */
+bool vrq_rt_to_iso(struct task_struct *p, int policy)
+{
+	if (!READ_ONCE(sysctl_rt_to_iso) || policy == p->policy)
+		return false;
+	if (task_rlimit(p, RLIMIT_RTPRIO))
+		return false;
+	return !capable(CAP_SYS_NICE);
+}
+
+/*
+ * Utilisation
+ *
+ * rq->cfs.avg is the CPU's PELT average (kernel/sched/pelt.c), fed the
+ * way fair.c feeds it: running while a VRQ task is the CPU's current task
+ * (rq->cfs.curr), runnable while VRQ tasks are accounted on the CPU. It is
+ * brought up to date when the running task's time is accounted, at each
+ * switch, when the CPU's count of tasks changes and before it is shown in
+ * /proc/vrq_stats. schedutil, uclamp and thermal read it through
+ * cpu_util_cfs() and effective_cpu_util(), as on mainline. There is no
+ * util_est, and an idle CPU's average is decayed when next touched, not by
+ * a periodic update of blocked averages.
+ */
+#ifdef CONFIG_SMP
+static void vrq_update_util(struct rq *rq)
+{
+	if (__update_load_avg_cfs_rq(rq_clock_pelt(rq), &rq->cfs) &&
+	    cpu_of(rq) == smp_processor_id())
+		cpufreq_update_util(rq, 0);
+}
+
+unsigned long cpu_util_cfs(int cpu)
+{
+	return min(READ_ONCE(cpu_rq(cpu)->cfs.avg.util_avg),
+		   arch_scale_cpu_capacity(cpu));
+}
+
+unsigned long cpu_util_cfs_boost(int cpu)
+{
+	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
+	unsigned long util = max(READ_ONCE(cfs_rq->avg.util_avg),
+				 READ_ONCE(cfs_rq->avg.runnable_avg));
+
+	return min(util, arch_scale_cpu_capacity(cpu));
+}
+
+/* As on mainline: the CPU's utilisation, and uclamp's bounds on it. */
+unsigned long effective_cpu_util(int cpu, unsigned long util_cfs,
+				 unsigned long *min, unsigned long *max)
+{
+	unsigned long scale = arch_scale_cpu_capacity(cpu);
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long util, irq;
+
+	irq = cpu_util_irq(rq);
+	if (unlikely(irq >= scale)) {
+		if (min)
+			*min = scale;
+		if (max)
+			*max = scale;
+		return scale;
+	}
+
+	if (min) {
+		*min = max(irq + cpu_bw_dl(rq), uclamp_rq_get(rq, UCLAMP_MIN));
+		/* Without uclamp an RT task asks for the highest speed. */
+		if (!uclamp_is_used() && rt_rq_is_runnable(&rq->rt))
+			*min = max(*min, scale);
+	}
+
+	util = util_cfs + cpu_util_rt(rq) + cpu_util_dl(rq);
+	if (max)
+		*max = min(scale, uclamp_rq_get(rq, UCLAMP_MAX));
+	if (util >= scale)
+		return scale;
+
+	util = scale_irq_capacity(util, irq, scale) + irq;
+	return min(scale, util);
+}
+
+unsigned long sched_cpu_util(int cpu)
+{
+	return effective_cpu_util(cpu, cpu_util_cfs(cpu), NULL, NULL);
+}
+#else
+static inline void vrq_update_util(struct rq *rq)
+{
+}
+#endif /* CONFIG_SMP */
 
 /*
  * Runtime accounting
@@ -461,6 +693,8 @@ static void vrq_update_curr(struct rq *rq)
 
 	curr->vrq.time_slice -= delta_exec;
 	vrq_account_task(curr, delta_exec);
+	vrq_iso_account(curr, delta_exec);
+	vrq_update_util(rq);
 
 	/* Running VRQ tasks consume the deadline server's runtime. */
 	if (dl_server_active(&rq->fair_server))
@@ -475,8 +709,13 @@ static void update_curr_fair(struct rq *rq)
 /*
  * Run queue accounting of a task on task_cpu(p)
  */
-static void vrq_account_enqueue(struct rq *rq)
+/*
+ * rq->cfs.load is the sum of the accounted tasks' weights: PELT counts a
+ * CPU as running or runnable only while it is not zero.
+ */
+static void vrq_account_enqueue(struct rq *rq, struct task_struct *p)
 {
+	vrq_update_util(rq);
 	if (!rq->cfs.h_nr_queued) {
 		/* Account for idle runtime. */
 		if (!rq->nr_running)
@@ -484,21 +723,31 @@ static void vrq_account_enqueue(struct rq *rq)
 		rq->cfs.h_nr_queued = 1;
 		rq->cfs.h_nr_runnable = 1;
 		rq->cfs.nr_running = 1;
+		rq->cfs.load.weight = p->se.load.weight;
 		if (!dl_server_active(&rq->fair_server))
 			dl_server_start(&rq->fair_server);
 	} else {
 		rq->cfs.h_nr_queued++;
 		rq->cfs.h_nr_runnable++;
 		rq->cfs.nr_running++;
+		rq->cfs.load.weight += p->se.load.weight;
 	}
 	add_nr_running(rq, 1);
 }
 
-static void vrq_account_dequeue(struct rq *rq)
+static void vrq_account_dequeue(struct rq *rq, struct task_struct *p)
 {
+	vrq_update_util(rq);
 	rq->cfs.h_nr_queued--;
 	rq->cfs.h_nr_runnable--;
 	rq->cfs.nr_running--;
+	/* A weight that changed while queued must not underflow the sum. */
+	if (!rq->cfs.h_nr_queued)
+		rq->cfs.load.weight = 0;
+	else if (rq->cfs.load.weight > p->se.load.weight)
+		rq->cfs.load.weight -= p->se.load.weight;
+	else
+		rq->cfs.load.weight = scale_load(WEIGHT_IDLEPRIO);
 	sub_nr_running(rq, 1);
 }
 
@@ -509,7 +758,7 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		vrq_renew(p);
 	p->vrq.flags |= VRQ_F_ENQUEUED;
 	vrq_queue_add(p);
-	vrq_account_enqueue(rq);
+	vrq_account_enqueue(rq, p);
 }
 
 static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
@@ -520,7 +769,7 @@ static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	p->vrq.flags &= ~VRQ_F_ENQUEUED;
 	if (flags & DEQUEUE_SLEEP)
 		p->vrq.cached_cpu = -1;
-	vrq_account_dequeue(rq);
+	vrq_account_dequeue(rq, p);
 	return true;
 }
 
@@ -636,6 +885,7 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 
 	vrq_queue_del(p);
 	p->se.exec_start = rq_clock_task(rq);
+	vrq_update_util(rq);
 	rq->cfs.curr = &p->se;
 
 	if (first && p->vrq.cached_cpu >= 0) {
@@ -908,38 +1158,6 @@ int __weak arch_asym_cpu_priority(int cpu)
 	return -cpu;
 }
 
-/* VRQ keeps no utilisation signal of its own: report busy as full. */
-unsigned long cpu_util_cfs(int cpu)
-{
-	return cpu_rq(cpu)->cfs.h_nr_queued ? arch_scale_cpu_capacity(cpu) : 0;
-}
-
-unsigned long cpu_util_cfs_boost(int cpu)
-{
-	return cpu_util_cfs(cpu);
-}
-
-unsigned long effective_cpu_util(int cpu, unsigned long util_cfs,
-				 unsigned long *min, unsigned long *max)
-{
-	unsigned long scale = arch_scale_cpu_capacity(cpu);
-	struct rq *rq = cpu_rq(cpu);
-	unsigned long util;
-
-	if (min)
-		*min = cpu_bw_dl(rq);
-	if (max)
-		*max = scale;
-	if (rt_rq_is_runnable(&rq->rt) || rq->cfs.h_nr_queued)
-		return scale;
-	util = util_cfs + cpu_util_rt(rq) + cpu_util_dl(rq);
-	return min(scale, util);
-}
-
-unsigned long sched_cpu_util(int cpu)
-{
-	return effective_cpu_util(cpu, cpu_util_cfs(cpu), NULL, NULL);
-}
 #endif /* CONFIG_SMP */
 
 #ifdef CONFIG_CGROUP_SCHED
@@ -956,6 +1174,7 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 {
 	vrq_update_curr(rq);
 	vrq_promote_idle();
+	vrq_iso_tick();
 
 	if (curr->vrq.time_slice >= VRQ_TICK_RESCHED_NS)
 		return;
@@ -1246,7 +1465,69 @@ static struct ctl_table vrq_sysctls[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &vrq_int_max_us,
 	},
+	{
+		.procname	= "iso_cpu",
+		.data		= &sysctl_iso_cpu,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE_HUNDRED,
+	},
+	{
+		.procname	= "sched_rt_to_iso",
+		.data		= &sysctl_rt_to_iso,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
 };
+
+#ifdef CONFIG_SMP
+/* Each online CPU's utilisation, brought up to date first. */
+static void vrq_util_show(struct seq_file *m)
+{
+	unsigned long util, runnable, umin, umax, eff;
+	struct rq_flags rf;
+	int cpu;
+
+	seq_puts(m, "# util cpu util_avg runnable_avg uclamp_min uclamp_max effective\n");
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq_lock_irqsave(rq, &rf);
+		update_rq_clock(rq);
+		vrq_update_util(rq);
+		util = cpu_util_cfs(cpu);
+		runnable = READ_ONCE(rq->cfs.avg.runnable_avg);
+		eff = effective_cpu_util(cpu, util, &umin, &umax);
+		rq_unlock_irqrestore(rq, &rf);
+		/* What schedutil asks for, before its headroom. */
+		eff = max(umin, min(eff, umax));
+		seq_printf(m, "util cpu%d %lu %lu %lu %lu %lu\n", cpu, util,
+			   runnable, umin, umax, eff);
+	}
+}
+#else
+static void vrq_util_show(struct seq_file *m)
+{
+}
+#endif
+
+static unsigned int vrq_iso_usage_now(void)
+{
+	unsigned long flags;
+	unsigned int usage;
+
+	raw_spin_lock_irqsave(&vrq_lock, flags);
+	vrq_update_niffies(this_rq());
+	vrq_iso_decay();
+	usage = vrq_iso_usage();
+	raw_spin_unlock_irqrestore(&vrq_lock, flags);
+	return usage;
+}
 
 static int vrq_stats_show(struct seq_file *m, void *v)
 {
@@ -1263,6 +1544,10 @@ static int vrq_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->timeout_expiry), READ_ONCE(s->sync_kept));
 	}
 	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
+	vrq_util_show(m);
+	seq_printf(m, "iso_cpu %d\niso_usage %u\niso_throttled %d\n",
+		   READ_ONCE(sysctl_iso_cpu), vrq_iso_usage_now(),
+		   READ_ONCE(vrq_iso_throttled));
 	return 0;
 }
 
@@ -1304,8 +1589,8 @@ __init void init_sched_fair_class(void)
 
 	sysctl_sched_base_slice = (unsigned int)vrq_rr_ns();
 
-	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d deadline_carry=%d cache timeouts normal=auto batch=%dus idle=%dus\n",
+	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d deadline_carry=%d cache timeouts normal=auto batch=%dus idle=%dus iso_cpu=%d%%\n",
 		sysctl_rr_interval, sysctl_yield_type, sysctl_sync_preempt,
 		sysctl_deadline_carry,
-		sysctl_batch_cache_us, sysctl_idle_cache_us);
+		sysctl_batch_cache_us, sysctl_idle_cache_us, sysctl_iso_cpu);
 }
