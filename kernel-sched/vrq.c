@@ -54,8 +54,10 @@
  * with a timestamp; a new task starts cached on its parent's CPU. Until the
  * cache timeout of its policy has passed only that CPU may pick it. The
  * timeouts (sysctls, microseconds): SCHED_BATCH and SCHED_IDLE 1s;
- * SCHED_NORMAL rr_interval, or 1s while the preemption model in force is
- * "none" (checked at run time, so preempt= and the debugfs switch count).
+ * SCHED_NORMAL a value calibrated at boot from the CPUs' clock and count
+ * (rr_interval on two 3 GHz CPUs), or 1s while the preemption model in
+ * force is "none" (checked at run time, so preempt= and the debugfs switch
+ * count).
  * A busy CPU's tick kicks an idle CPU that may run a queued task, so a task
  * whose timeout passed does not wait while an allowed CPU idles.
  *
@@ -162,6 +164,8 @@ static int sysctl_yield_type = 2;
 static int sysctl_sync_preempt;
 static int sysctl_deadline_carry = 1;
 static int sysctl_normal_cache_us = -1;			/* -1: automatic */
+/* The automatic NORMAL cache timeout in 1/1024 of rr_interval (at boot). */
+static unsigned int vrq_auto_cache_scale = 1024;
 static int sysctl_batch_cache_us = 1000000;
 static int sysctl_idle_cache_us = 1000000;
 static int sysctl_iso_cpu = 70;				/* percent */
@@ -284,6 +288,14 @@ static inline void vrq_renew(struct task_struct *p)
 	p->vrq.deadline = dl;
 }
 
+/* The calibrated NORMAL cache timeout: 1 ms..4 x rr_interval. */
+static u64 vrq_auto_cache_ns(void)
+{
+	u64 ns = vrq_rr_ns() * READ_ONCE(vrq_auto_cache_scale) >> 10;
+
+	return clamp_t(u64, ns, NSEC_PER_MSEC, 4 * vrq_rr_ns());
+}
+
 static u64 vrq_cache_timeout(struct task_struct *p)
 {
 	int us;
@@ -298,7 +310,8 @@ static u64 vrq_cache_timeout(struct task_struct *p)
 	default:
 		us = READ_ONCE(sysctl_normal_cache_us);
 		if (us < 0)
-			return preempt_model_none() ? VRQ_LONG_NS : vrq_rr_ns();
+			return preempt_model_none() ? VRQ_LONG_NS :
+						      vrq_auto_cache_ns();
 		break;
 	}
 	return (u64)us * NSEC_PER_USEC;
@@ -1384,6 +1397,48 @@ void vrq_proc_sched_show_task(struct task_struct *p, struct seq_file *m)
 #endif /* CONFIG_SCHED_DEBUG */
 
 /*
+ * The automatic SCHED_NORMAL cache timeout, calibrated at boot
+ *
+ * rr_interval x speed x spread, kept within 1 ms..4 x rr_interval:
+ *
+ *   speed  = 3000 MHz / the CPU's clock, within 1/2..2. A slower CPU takes
+ *	      longer over the same work, so a task's warm cache stays worth
+ *	      waiting for longer. 6 ms (rr_interval) was chosen on desktops
+ *	      of about 3 GHz. Without a clock figure (only x86's cpu_khz is
+ *	      read) it is 1.
+ *   spread = 2 / (1 + log2(online CPUs)), doubled when they do not all
+ *	      share a last-level cache. What the timeout costs is CPUs that
+ *	      idle while cached work waits, and more CPUs can idle; what it
+ *	      saves, one task's warm private caches, does not grow with them.
+ *	      A move to another LLC costs a cold LLC as well.
+ *
+ * Two CPUs at 3 GHz on one LLC get rr_interval, as before; four get 2/3 of
+ * it. It is a heuristic, not a measurement of this machine's caches.
+ */
+static void __init vrq_calibrate_cache_timeout(void)
+{
+	unsigned int cpus = num_online_cpus(), mhz = 0, speed, spread;
+	int first = cpumask_first(cpu_online_mask), cpu;
+	bool shared = true;
+
+#ifdef CONFIG_X86
+	mhz = cpu_khz / 1000;
+#endif
+	speed = mhz ? clamp(3000U * 1024 / mhz, 512U, 2048U) : 1024;
+	spread = 2048 / (1 + ilog2(max(cpus, 1U)));
+	for_each_online_cpu(cpu)
+		if (!cpus_share_cache(first, cpu))
+			shared = false;
+	if (!shared)
+		spread *= 2;
+	WRITE_ONCE(vrq_auto_cache_scale, speed * spread / 1024);
+
+	pr_info("sched: VRQ: automatic SCHED_NORMAL cache timeout %lluus (rr_interval x %u/1024; %u CPUs, %s LLC, %u MHz)\n",
+		vrq_auto_cache_ns() / NSEC_PER_USEC, vrq_auto_cache_scale,
+		cpus, shared ? "one" : "more than one", mhz);
+}
+
+/*
  * User interfaces: sysctls and statistics
  */
 static int vrq_rr_interval_handler(const struct ctl_table *table, int write,
@@ -1529,6 +1584,18 @@ static unsigned int vrq_iso_usage_now(void)
 	return usage;
 }
 
+/* The NORMAL cache timeout in force (us): the sysctl, or the automatic. */
+static int vrq_normal_cache_us_now(void)
+{
+	int us = READ_ONCE(sysctl_normal_cache_us);
+
+	if (us >= 0)
+		return us;
+	if (preempt_model_none())
+		return VRQ_LONG_NS / NSEC_PER_USEC;
+	return vrq_auto_cache_ns() / NSEC_PER_USEC;
+}
+
 static int vrq_stats_show(struct seq_file *m, void *v)
 {
 	int cpu;
@@ -1545,6 +1612,8 @@ static int vrq_stats_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
 	vrq_util_show(m);
+	seq_printf(m, "normal_cache_timeout_us %d\nnormal_cache_timeout_auto_us %llu\n",
+		   vrq_normal_cache_us_now(), vrq_auto_cache_ns() / NSEC_PER_USEC);
 	seq_printf(m, "iso_cpu %d\niso_usage %u\niso_throttled %d\n",
 		   READ_ONCE(sysctl_iso_cpu), vrq_iso_usage_now(),
 		   READ_ONCE(vrq_iso_throttled));
@@ -1567,6 +1636,7 @@ static int __init vrq_late_init(void)
 {
 	struct dentry *dir;
 
+	vrq_calibrate_cache_timeout();
 	register_sysctl_init("kernel", vrq_sysctls);
 	proc_create_single("vrq_stats", 0444, NULL, vrq_stats_show);
 

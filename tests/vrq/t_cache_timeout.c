@@ -4,9 +4,13 @@
  * cached there; idle CPU 1 may take it only after
  * kernel.sched_normal_cache_timeout_us. With a 2 ms timeout it moves to
  * CPU 1 during a 40 ms burst; with 200 ms it waits for CPU 0; the automatic
- * setting (-1) means rr_interval, or "unlimited" (1 s) under preempt=none.
+ * setting (-1) means a value calibrated at boot (1 ms..4 x rr_interval),
+ * or "unlimited" (1 s) under preempt=none. /proc/vrq_stats shows the value
+ * in force and the calibrated one, which the boot log must name too.
  */
 #include "vrq_test.h"
+
+#include <sys/klog.h>
 
 #define ROUNDS 10
 #define BURST_NS 40000000ull
@@ -85,11 +89,50 @@ static int run(long timeout_us, uint64_t *delay)
 	return n;
 }
 
+/*
+ * The calibrated value: in range, the one the boot line printed, and in
+ * force exactly when the sysctl is -1 on a preemptible kernel.
+ */
+static long check_values(int none)
+{
+	static char log[1 << 20];
+	long rr = read_knob("/proc/sys/kernel/rr_interval");
+	long a = vrq_stat("normal_cache_timeout_auto_us"), boot = -1, in_force;
+	const char *tag = "automatic SCHED_NORMAL cache timeout ";
+	char *p;
+	int n;
+
+	if (a < 1000 || a > 4 * rr * 1000)
+		finish(FAIL, "calibrated timeout %ld us, want 1000..%ld", a,
+		       4 * rr * 1000);
+	n = klogctl(3, log, sizeof(log) - 1);
+	if (n > 0) {
+		log[n] = 0;
+		p = strstr(log, tag);
+		if (p)
+			boot = strtol(p + strlen(tag), NULL, 10);
+	}
+	/* A boot line that scrolled out of the ring cannot be judged. */
+	if (boot < 0 && n > 0 && strstr(log, "VRQ CPU scheduler"))
+		finish(FAIL, "the boot log names no calibrated cache timeout");
+	if (boot >= 0 && boot != a)
+		finish(FAIL, "boot log says %ld us, /proc/vrq_stats %ld us", boot, a);
+	if (write_long(KNOB, -1))
+		finish(FAIL, "cannot set %s to -1", KNOB);
+	in_force = vrq_stat("normal_cache_timeout_us");
+	if (in_force != (none ? 1000000 : a))
+		finish(FAIL, "automatic: %ld us in force, want %ld", in_force,
+		       none ? 1000000 : a);
+	if (write_long(KNOB, 2000) || vrq_stat("normal_cache_timeout_us") != 2000)
+		finish(FAIL, "the sysctl (2000 us) does not override the automatic value");
+	return a;
+}
+
 int main(void)
 {
 	uint64_t d_short, d_long, d_auto;
 	int n_short, n_long, n_auto, none;
-	long old;
+	long old, cal;
 	pid_t b;
 
 	test_name = "cache_timeout";
@@ -100,6 +143,7 @@ int main(void)
 	old = read_long(KNOB, -12345);
 	if (old == -12345)
 		finish(FAIL, "%s missing", KNOB);
+	cal = check_values(none);
 	if (pipe(go) || pipe(ack))
 		finish(FAIL, "pipe");
 	fcntl(ack[0], F_SETFL, O_NONBLOCK);
@@ -123,9 +167,9 @@ int main(void)
 		finish(FAIL, "auto timeout under preempt=none: moved in %d/%d rounds",
 		       n_auto, ROUNDS);
 	if (!none && n_auto < ROUNDS * 8 / 10)
-		finish(FAIL, "auto timeout (rr_interval): moved in only %d/%d rounds",
-		       n_auto, ROUNDS);
-	finish(PASS, "2ms: %d/%d moved (median %.1f ms); 200ms: %d/%d; auto (%s): %d/%d",
+		finish(FAIL, "auto timeout (%ld us): moved in only %d/%d rounds",
+		       cal, n_auto, ROUNDS);
+	finish(PASS, "2ms: %d/%d moved (median %.1f ms); 200ms: %d/%d; auto (%s, calibrated %ld us): %d/%d",
 	       n_short, ROUNDS, d_short / 1e6, n_long, ROUNDS,
-	       none ? "none" : "preemptible", n_auto, ROUNDS);
+	       none ? "none" : "preemptible", cal, n_auto, ROUNDS);
 }

@@ -253,28 +253,6 @@ static int read_full(int fd, void *buf, size_t len, double timeout)
 	return 0;
 }
 
-/* A "key N" line of /proc/vrq_stats: N, or -1 when absent. */
-static long vrq_stat(const char *key)
-{
-	static char buf[65536];
-	size_t klen = strlen(key);
-	char *p, *q, *end;
-	long v;
-
-	if (tl_read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (strncmp(p, key, klen) || (p[klen] != ' ' && p[klen] != '\t' &&
-					      p[klen] != ':'))
-			continue;
-		for (q = p + klen; *q == ' ' || *q == '\t' || *q == ':'; q++)
-			;
-		v = strtol(q, &end, 10);
-		return end == q ? -1 : v;
-	}
-	return -1;
-}
-
 /* A policy as an exit status: policy + 16 with the reset flag; 101 error. */
 static int policy_code(int pol)
 {

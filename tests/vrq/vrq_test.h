@@ -153,4 +153,26 @@ static inline int prio_ratio(int nice_val)
 	return r;
 }
 
+/* A "key N" line of /proc/vrq_stats: N, or -1 when absent. */
+static inline long vrq_stat(const char *key)
+{
+	static char buf[65536];
+	size_t klen = strlen(key);
+	char *p, *q, *end;
+	long v;
+
+	if (tl_read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, key, klen) || (p[klen] != ' ' && p[klen] != '\t' &&
+					      p[klen] != ':'))
+			continue;
+		for (q = p + klen; *q == ' ' || *q == '\t' || *q == ':'; q++)
+			;
+		v = strtol(q, &end, 10);
+		return end == q ? -1 : v;
+	}
+	return -1;
+}
+
 #endif
