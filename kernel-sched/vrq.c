@@ -324,6 +324,9 @@ static bool vrq_cache_hot_elsewhere(struct task_struct *p, int cpu)
 
 	if (ccpu < 0 || ccpu == cpu)
 		return false;
+	/* Soft real-time: ISO work does not wait for a warm cache. */
+	if (p->vrq.level == VRQ_LEVEL_ISO)
+		return false;
 	if (!cpu_active(ccpu) || !cpumask_test_cpu(ccpu, p->cpus_ptr))
 		return false;
 	return vrq_niffies - p->vrq.cached_at < vrq_cache_timeout(p);
@@ -524,6 +527,30 @@ static void vrq_iso_requeue(void)
 	}
 }
 
+/*
+ * ISO is back ahead of NORMAL: reschedule as many CPUs running NORMAL or
+ * IDLE tasks as there are ISO tasks waiting, instead of letting them wait
+ * for the ends of those slices.
+ */
+static void vrq_iso_kick(void)
+{
+	unsigned int n = vrq_nr_iso_queued;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct task_struct *curr = rq->curr;
+
+		if (!n)
+			break;
+		if (!vrq_task(curr) || vrq_level(curr) == VRQ_LEVEL_ISO ||
+		    test_tsk_need_resched(curr))
+			continue;
+		resched_curr(rq);
+		n--;
+	}
+}
+
 /* From the tick of a CPU running a VRQ task. Lock held. */
 static void vrq_iso_tick(void)
 {
@@ -544,6 +571,8 @@ static void vrq_iso_tick(void)
 		return;
 	vrq_iso_throttled = throttle;
 	vrq_iso_requeue();
+	if (!throttle)
+		vrq_iso_kick();
 }
 
 /* Run time of the current task: counted when it ran at the ISO level. */
@@ -558,11 +587,13 @@ static inline void vrq_iso_account(struct task_struct *curr, s64 delta_exec)
 /*
  * Called by __sched_setscheduler() for a user's SCHED_FIFO/SCHED_RR request
  * that has been validated: true if it gets SCHED_ISO instead. Only where
- * mainline would refuse it with EPERM for want of RLIMIT_RTPRIO.
+ * mainline would refuse it with EPERM for want of RLIMIT_RTPRIO, and not
+ * for a task that is real-time already (it keeps mainline's rules).
  */
 bool vrq_rt_to_iso(struct task_struct *p, int policy)
 {
-	if (!READ_ONCE(sysctl_rt_to_iso) || policy == p->policy)
+	if (!READ_ONCE(sysctl_rt_to_iso) || task_has_rt_policy(p) ||
+	    task_has_dl_policy(p))
 		return false;
 	if (task_rlimit(p, RLIMIT_RTPRIO))
 		return false;

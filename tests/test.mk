@@ -24,7 +24,7 @@ CC      := gcc
 endif
 CFLAGS  ?= -O2 -Wall -Wextra
 CFLAGS  += -pthread -I$(LIBDIR)
-LDFLAGS += -pthread
+LDFLAGS += -pthread -lm
 
 SRCS    := $(sort $(wildcard $(TESTDIR)/t_*.c))
 TESTS   := $(patsubst $(TESTDIR)/%.c,$(OUT)/%,$(SRCS))

@@ -28,7 +28,10 @@
  * hard limits and the RLIMIT_NICE 20/RTPRIO 10 scenario skips on it; in the
  * test guest (VRQ_SCHED set) that scenario must run. VRQ must give the same
  * results: the checks sit in core code before the scheduling class is
- * involved, except for the class switches that follow them.
+ * involved, except for the class switches that follow them. VRQ's one
+ * departure, an unprivileged FIFO/RR request turned into SCHED_ISO, is
+ * switched off here (kernel.sched_rt_to_iso=0, restored at the end) and
+ * tested in tests/vrq/t_iso.
  */
 #include "rel.h"
 
@@ -37,6 +40,7 @@
 #include <sys/wait.h>
 
 #define NOBODY 65534
+#define RT_TO_ISO "/proc/sys/kernel/sched_rt_to_iso"
 
 static int nsteps;
 
@@ -397,10 +401,14 @@ int main(void)
 		"limits 0", "RT task, RTPRIO 0", "RLIMIT_NICE 20/RTPRIO 10"
 	};
 	int rc[3], skipped = 0;
+	long rt_to_iso;
 
 	tl_init("t_unpriv_limits");
 	if (geteuid() != 0)
 		tl_skip("needs root (to set up and drop to uid %d)", NOBODY);
+	rt_to_iso = rel_read_long(RT_TO_ISO, -1);
+	if (rt_to_iso > 0 && tl_write_file(RT_TO_ISO, "0"))
+		tl_die("cannot set %s to 0", RT_TO_ISO);
 
 	for (int i = ZERO; i <= LIMITS; i++) {
 		rc[i] = run_scenario(i);
@@ -415,6 +423,8 @@ int main(void)
 				NOBODY, rc[i]);
 		}
 	}
+	if (rt_to_iso > 0 && tl_write_file(RT_TO_ISO, "1"))
+		tl_fail("cannot restore %s to 1", RT_TO_ISO);
 	return tl_finish("uid %d: nice floor of RLIMIT_NICE (EACCES/EPERM), RTPRIO 0%s "
 			 "(EPERM), no DEADLINE, BATCH/IDLE allowed, IDLE exit needs "
 			 "RLIMIT_NICE, reset-on-fork sticky, root's task untouchable%s",

@@ -19,8 +19,11 @@
  * on it; the time from the hog's own timestamp, taken once it runs there,
  * to util_avg >= 90 % must be <= 200 ms (theory: 32 * log2(10) = 106 ms
  * from 0). After the hog is killed, util_avg must fall below 10 % within
- * 300 ms (theory 106 ms). The reader polls every 5 ms (10 ms on one CPU,
- * where its own few percent are on the CPU it reads) and stamps a sample
+ * 300 ms (theory 106 ms). The reader polls every 5 ms (on one CPU, where
+ * its own reads run on the CPU it reads, 10 ms for the rise and 50 ms while
+ * it waits for the CPU to go idle: a read of every CPU's signal costs about
+ * a millisecond on a TCG debug kernel, which at 10 ms kept a lone CPU near
+ * 10 % and its decay past 300 ms) and stamps a sample
  * after the read, so a late read counts against the kernel. Guest time
  * runs on while the host holds a vCPU back, so a host stall during a hog
  * counts as running and during an idle stretch as idle: the signal keeps
@@ -74,7 +77,7 @@ struct trial {
 	long ctl, clamped;		/* effective before/after; -1: not run */
 };
 
-static int target, ncpu, poll_us;
+static int target, ncpu, poll_us, idle_poll_us;
 static pid_t kid;
 
 static void stop_kid(void)
@@ -216,11 +219,12 @@ static void must_clamp(pid_t pid, unsigned int max)
 }
 
 /*
- * Poll @cpu until util_avg >= @level (@up) or < @level (!@up); the ms from
- * @t0 to the sample that first did, or -1 if none within @limit_s.
+ * Poll @cpu every @step_us until util_avg >= @level (@up) or < @level
+ * (!@up); the ms from @t0 to the sample that first did, or -1 if none
+ * within @limit_s.
  */
 static double wait_util(int cpu, int up, long level, double t0, double limit_s,
-			struct util *u)
+			useconds_t step_us, struct util *u)
 {
 	double t;
 
@@ -231,7 +235,7 @@ static double wait_util(int cpu, int up, long level, double t0, double limit_s,
 			return (t - t0) * 1000;
 		if (t - t0 > limit_s)
 			return -1;
-		usleep(poll_us);
+		usleep(step_us);
 	}
 }
 
@@ -275,11 +279,11 @@ static void run_trial(struct trial *tr, int clamp)
 	int i;
 
 	tr->ctl = tr->clamped = -1;
-	if (wait_util(target, 0, LOW, tl_now(), IDLE_LIMIT_S, &u) < 0)
+	if (wait_util(target, 0, LOW, tl_now(), IDLE_LIMIT_S, idle_poll_us, &u) < 0)
 		finish(FAIL, "CPU %d util_avg still %ld after %.0f s with no task of the test on it",
 		       target, u.avg, IDLE_LIMIT_S);
 	t0 = spawn_on(target, hog_body);
-	tr->rise_ms = wait_util(target, 1, HIGH, t0, POLL_LIMIT_S, &u);
+	tr->rise_ms = wait_util(target, 1, HIGH, t0, POLL_LIMIT_S, poll_us, &u);
 	if (clamp && tr->rise_ms >= 0) {
 		tr->ctl = u.eff;
 		usleep(poll_us);
@@ -299,7 +303,8 @@ static void run_trial(struct trial *tr, int clamp)
 	}
 	t0 = tl_now();
 	stop_kid();
-	tr->decay_ms = wait_util(target, 0, LOW, t0, POLL_LIMIT_S, &u);
+	tr->decay_ms = wait_util(target, 0, LOW, t0, POLL_LIMIT_S, idle_poll_us,
+				 &u);
 }
 
 /* "a/b/c" of the trials' times in ms, ">1000" for one not seen. */
@@ -339,6 +344,8 @@ int main(void)
 	if (tl_pin_tid(0, ncpu >= 2 ? cpus[0] : target))
 		finish(FAIL, "cannot pin the reader");
 	poll_us = ncpu >= 2 ? 5000 : 10000;
+	/* Waiting for an idle CPU on one CPU, the reads must not keep it busy. */
+	idle_poll_us = ncpu >= 2 ? 5000 : 50000;
 	atexit(stop_kid);
 	get_util(target);	/* FAILs without the table */
 
