@@ -296,25 +296,26 @@ static u64 vrq_auto_cache_ns(void)
 	return clamp_t(u64, ns, NSEC_PER_MSEC, 4 * vrq_rr_ns());
 }
 
+/* The NORMAL cache timeout in force: the sysctl, or the automatic one. */
+static u64 vrq_normal_cache_ns(void)
+{
+	int us = READ_ONCE(sysctl_normal_cache_us);
+
+	if (us >= 0)
+		return (u64)us * NSEC_PER_USEC;
+	return preempt_model_none() ? VRQ_LONG_NS : vrq_auto_cache_ns();
+}
+
 static u64 vrq_cache_timeout(struct task_struct *p)
 {
-	int us;
-
 	switch (p->policy) {
 	case SCHED_BATCH:
-		us = READ_ONCE(sysctl_batch_cache_us);
-		break;
+		return (u64)READ_ONCE(sysctl_batch_cache_us) * NSEC_PER_USEC;
 	case SCHED_IDLE:
-		us = READ_ONCE(sysctl_idle_cache_us);
-		break;
+		return (u64)READ_ONCE(sysctl_idle_cache_us) * NSEC_PER_USEC;
 	default:
-		us = READ_ONCE(sysctl_normal_cache_us);
-		if (us < 0)
-			return preempt_model_none() ? VRQ_LONG_NS :
-						      vrq_auto_cache_ns();
-		break;
+		return vrq_normal_cache_ns();
 	}
-	return (u64)us * NSEC_PER_USEC;
 }
 
 /* Is @p cached on a CPU other than @cpu, and still hot there? */
@@ -1615,18 +1616,6 @@ static unsigned int vrq_iso_usage_now(void)
 	return usage;
 }
 
-/* The NORMAL cache timeout in force (us): the sysctl, or the automatic. */
-static int vrq_normal_cache_us_now(void)
-{
-	int us = READ_ONCE(sysctl_normal_cache_us);
-
-	if (us >= 0)
-		return us;
-	if (preempt_model_none())
-		return VRQ_LONG_NS / NSEC_PER_USEC;
-	return vrq_auto_cache_ns() / NSEC_PER_USEC;
-}
-
 static int vrq_stats_show(struct seq_file *m, void *v)
 {
 	int cpu;
@@ -1643,8 +1632,9 @@ static int vrq_stats_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
 	vrq_util_show(m);
-	seq_printf(m, "normal_cache_timeout_us %d\nnormal_cache_timeout_auto_us %llu\n",
-		   vrq_normal_cache_us_now(), vrq_auto_cache_ns() / NSEC_PER_USEC);
+	seq_printf(m, "normal_cache_timeout_us %llu\nnormal_cache_timeout_auto_us %llu\n",
+		   vrq_normal_cache_ns() / NSEC_PER_USEC,
+		   vrq_auto_cache_ns() / NSEC_PER_USEC);
 	seq_printf(m, "iso_cpu %d\niso_usage %u\niso_throttled %d\n",
 		   READ_ONCE(sysctl_iso_cpu), vrq_iso_usage_now(),
 		   READ_ONCE(vrq_iso_throttled));
