@@ -529,23 +529,28 @@ static void vrq_iso_requeue(void)
 }
 
 /*
- * ISO is back ahead of NORMAL: reschedule as many CPUs running NORMAL or
- * IDLE tasks as there are ISO tasks waiting, instead of letting them wait
- * for the ends of those slices.
+ * The ISO level opened or closed. Reschedule as many CPUs as there are
+ * tasks that now rank ahead of the CPU's task: on an unthrottle, CPUs
+ * running a task not picked as ISO, for the ISO tasks waiting; on a
+ * throttle, CPUs still running a task picked as ISO, for any task waiting.
+ * Neither waits for the end of a slice.
  */
-static void vrq_iso_kick(void)
+static void vrq_iso_kick(bool throttle)
 {
-	unsigned int n = vrq_nr_iso_queued;
+	unsigned int n = throttle ? vrq_nr_queued : vrq_nr_iso_queued;
 	int cpu;
 
 	for_each_online_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		struct task_struct *curr = rq->curr;
+		bool picked_iso;
 
 		if (!n)
 			break;
-		if (!vrq_task(curr) || vrq_level(curr) == VRQ_LEVEL_ISO ||
-		    test_tsk_need_resched(curr))
+		if (!vrq_task(curr) || test_tsk_need_resched(curr))
+			continue;
+		picked_iso = curr->vrq.level == VRQ_LEVEL_ISO;
+		if (picked_iso != throttle)
 			continue;
 		resched_curr(rq);
 		n--;
@@ -572,14 +577,19 @@ static void vrq_iso_tick(void)
 		return;
 	vrq_iso_throttled = throttle;
 	vrq_iso_requeue();
-	if (!throttle)
-		vrq_iso_kick();
+	vrq_iso_kick(throttle);
 }
 
-/* Run time of the current task: counted when it ran at the ISO level. */
+/*
+ * Run time of the current task: counted when it was picked at the ISO
+ * level. The throttle state at the time of the update would miss the time
+ * an ISO task ran between its last update and a throttle, and count NORMAL
+ * time before an unthrottle: with the state flipping every few ticks that
+ * lost most of the ISO time when a busy host spaced the updates out.
+ */
 static inline void vrq_iso_account(struct task_struct *curr, s64 delta_exec)
 {
-	if (vrq_iso_active(curr)) {
+	if (curr->vrq.level == VRQ_LEVEL_ISO) {
 		vrq_iso_decay();
 		vrq_iso_sum += delta_exec;
 	}
@@ -865,6 +875,11 @@ static struct task_struct *pick_task_fair(struct rq *rq)
 		else if (vrq_batch(curr))
 			curr->vrq.deadline = vrq_niffies + vrq_prio_offset(curr);
 		curr_level = vrq_level(curr);
+		/* Kept or not, it runs on at its new level from here. */
+		if (curr_level != curr->vrq.level) {
+			vrq_update_curr(rq);
+			curr->vrq.level = curr_level;
+		}
 	}
 
 	for (p = vrq_first(); p; p = vrq_next(p)) {

@@ -49,14 +49,15 @@
  *   100 ms, while an ISO sleeper waits for nothing but its wakeup.
  *   Passes when the ISO median delay is under a third of the NORMAL one
  *   (expected: < 1 ms against tens of ms), and the ISO median lateness is
- *   under rr/4 = 3 ms: an ISO task that only ran ahead at the next
- *   reschedule, without preempting on wakeup, would wait for the hog's
- *   slice to end, and sleeping 1.5 slices after taking the CPU from the
- *   hog at a slice end puts that wait at rr/2 = 6 ms every time. TCG wakeup
- *   latency is well under 3 ms in the median even on a busy host (the
- *   deadline-carry test sees under 5 % of wakeups later than 8 ms on an
- *   overcommitted host); stalls of the host while the sleeper burns count
- *   as its CPU time in the guest, not as delay.
+ *   under the NORMAL one + rr/4 = 3 ms: an ISO task that only ran ahead at
+ *   the next reschedule, without preempting on wakeup, would wait for the
+ *   hog's slice to end, and sleeping 1.5 slices after taking the CPU from
+ *   the hog at a slice end puts that wait at rr/2 = 6 ms every time. The
+ *   NORMAL sleeper also preempts on wakeup, so its lateness is the host's
+ *   wakeup latency in the same boot: quiet 0.5-1.1 ms, but 1.9-3.4 ms on
+ *   4 vCPUs beside a host `stress-ng --cpu 2`, where ISO's 3.85 ms failed
+ *   a fixed rr/4. Stalls of the host while the sleeper burns count as its
+ *   CPU time in the guest, not as delay.
  * iso_cpu=0: an ISO hog and a NORMAL hog on one CPU share it as two NORMAL
  *   nice 0 hogs do: the ISO share is 0.5 +- 0.15 over 3 s (t_nice_ratio
  *   holds such ratios to 10 %).
@@ -708,9 +709,9 @@ static void check_preempt(int cpu)
 	}
 	printf("preempt: beside a nice -10 hog on CPU %d, rr %d ms: median lateness/delay NORMAL %.2f/%.2f ms (%d wakeups), ISO %.2f/%.2f ms (%d)\n",
 	       cpu, PRE_RR_MS, ml[0], md[0], n[0], ml[1], md[1], n[1]);
-	if (ml[1] >= PRE_RR_MS / 4.0)
-		finish(FAIL, "ISO sleeper's median wakeup lateness %.2f ms, want < %.1f ms (rr/4): no wakeup preemption of the NORMAL hog?",
-		       ml[1], PRE_RR_MS / 4.0);
+	if (ml[1] >= ml[0] + PRE_RR_MS / 4.0)
+		finish(FAIL, "ISO sleeper's median wakeup lateness %.2f ms, want < %.2f ms (NORMAL's + rr/4): no wakeup preemption of the NORMAL hog?",
+		       ml[1], ml[0] + PRE_RR_MS / 4.0);
 	if (md[1] * 3 >= md[0])
 		finish(FAIL, "ISO sleeper's median delay %.2f ms, want under a third of the NORMAL sleeper's %.2f ms",
 		       md[1], md[0]);
