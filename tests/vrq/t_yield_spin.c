@@ -13,7 +13,16 @@
  * task with an earlier deadline waits, must be at least 1.3 times that
  * (2.6-2.9 before the default changed), so the test sees what yield does.
  * Guest wall and CPU clocks both run while the host holds a vCPU back, so
- * host load leaves the stretch alone.
+ * host load leaves the stretch alone; but whether yield_type 1 holds the
+ * worker back depends on how its first deadline falls among the spinners',
+ * and once, on 2 vCPUs beside a host `stress-ng --cpu 2`, it did not
+ * (0.98 against 0.91). So a round whose control is not seen is run again,
+ * up to three rounds; the yield_type 2 bound must hold in every round.
+ * At 4 vCPUs, preempt=none, beside that host load, no round of three saw
+ * it, and the worker's CPU time ran ahead of its wall time (yield_type 2
+ * stretch 0.84-0.99; 1.03-1.05 on a quiet host at 1-2 vCPUs): when the
+ * control is still missing and the last yield_type 2 stretch is under
+ * 1.0, the guest's clocks are not to be trusted and the test skips.
  */
 #include "vrq_test.h"
 
@@ -22,6 +31,7 @@
 
 #define KNOB "/proc/sys/kernel/yield_type"
 #define TRIALS 3
+#define ROUNDS 3
 #define MAX_CPUS 32
 #define WORK_S 0.2
 
@@ -77,10 +87,28 @@ static double stretch(int ncpu)
 	return r;
 }
 
-int main(void)
+/* Median stretches of yield_type 1 and 2, TRIALS each, abba. */
+static void round_of_trials(int ncpu, double med[2])
 {
 	double s[2][TRIALS];
-	int cpus[MAX_CPUS], ncpu, i, n[2] = { 0, 0 }, type;
+	int i, n[2] = { 0, 0 }, type;
+
+	for (i = 0; i < 2 * TRIALS; i++) {
+		type = abba(i) ? 1 : 2;
+		if (write_long(KNOB, type))
+			finish(FAIL, "cannot set yield_type %d", type);
+		s[type - 1][n[type - 1]++] = stretch(ncpu);
+	}
+	for (i = 0; i < 2; i++) {
+		qsort(s[i], TRIALS, sizeof(double), cmp_double);
+		med[i] = s[i][TRIALS / 2];
+	}
+}
+
+int main(void)
+{
+	int cpus[MAX_CPUS], ncpu, round;
+	double med[2];
 	long old;
 
 	test_name = "yield_spin";
@@ -90,22 +118,23 @@ int main(void)
 	if (ncpu < 1)
 		finish(FAIL, "no usable CPU");
 
-	for (i = 0; i < 2 * TRIALS; i++) {
-		type = abba(i) ? 1 : 2;
-		if (write_long(KNOB, type))
-			finish(FAIL, "cannot set yield_type %d", type);
-		s[type - 1][n[type - 1]++] = stretch(ncpu);
+	for (round = 1; ; round++) {
+		round_of_trials(ncpu, med);
+		write_long(KNOB, old);
+		if (med[1] > 1.5)
+			finish(FAIL, "yield_type 2: the worker took %.2f times its CPU time beside %d yield spinners (want <= 1.5; yield_type 1: %.2f)",
+			       med[1], 2 * ncpu, med[0]);
+		if (med[0] >= 1.3 * med[1])
+			break;
+		if (round == ROUNDS && med[1] < 1.0)
+			finish(SKIP, "control not seen in %d rounds (last %.2f and %.2f), and the worker's CPU time ran ahead of its wall time: a host that holds vCPUs back",
+			       ROUNDS, med[0], med[1]);
+		if (round == ROUNDS)
+			finish(FAIL, "control: in %d rounds yield_type 1's stretch was never 1.3 times yield_type 2's (last %.2f and %.2f)",
+			       ROUNDS, med[0], med[1]);
+		printf("round %d: yield_type 1 stretch %.2f, 2 %.2f: control not seen, again\n",
+		       round, med[0], med[1]);
 	}
-	write_long(KNOB, old);
-	qsort(s[0], TRIALS, sizeof(double), cmp_double);
-	qsort(s[1], TRIALS, sizeof(double), cmp_double);
-
-	if (s[1][TRIALS / 2] > 1.5)
-		finish(FAIL, "yield_type 2: the worker took %.2f times its CPU time beside %d yield spinners (want <= 1.5; yield_type 1: %.2f)",
-		       s[1][TRIALS / 2], 2 * ncpu, s[0][TRIALS / 2]);
-	if (s[0][TRIALS / 2] < 1.3 * s[1][TRIALS / 2])
-		finish(FAIL, "control: yield_type 1 stretch %.2f is not 1.3 times yield_type 2's %.2f",
-		       s[0][TRIALS / 2], s[1][TRIALS / 2]);
-	finish(PASS, "worker stretch beside %d yield spinners on %d CPUs: %.2f with yield_type 2, %.2f with 1",
-	       2 * ncpu, ncpu, s[1][TRIALS / 2], s[0][TRIALS / 2]);
+	finish(PASS, "worker stretch beside %d yield spinners on %d CPUs: %.2f with yield_type 2, %.2f with 1 (round %d)",
+	       2 * ncpu, ncpu, med[1], med[0], round);
 }
