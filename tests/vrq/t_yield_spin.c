@@ -19,10 +19,11 @@
  * (0.98 against 0.91). So a round whose control is not seen is run again,
  * up to three rounds; the yield_type 2 bound must hold in every round.
  * At 4 vCPUs, preempt=none, beside that host load, no round of three saw
- * it, and the worker's CPU time ran ahead of its wall time (yield_type 2
- * stretch 0.84-0.99; 1.03-1.05 on a quiet host at 1-2 vCPUs): when the
- * control is still missing and the last yield_type 2 stretch is under
- * 1.0, the guest's clocks are not to be trusted and the test skips.
+ * it in two boots of two (yield_type 1 0.96-1.00, 2 0.84-1.11), while
+ * every quiet boot saw it in its first round (2.0-8.9 against 0.97-1.06).
+ * So when three rounds miss it the test skips: the yield_type 2 bound,
+ * which fails a yield that does nothing (2.5 beside plain hogs), has been
+ * checked in every round, but the test could not show it sees the effect.
  */
 #include "vrq_test.h"
 
@@ -126,11 +127,8 @@ int main(void)
 			       med[1], 2 * ncpu, med[0]);
 		if (med[0] >= 1.3 * med[1])
 			break;
-		if (round == ROUNDS && med[1] < 1.0)
-			finish(SKIP, "control not seen in %d rounds (last %.2f and %.2f), and the worker's CPU time ran ahead of its wall time: a host that holds vCPUs back",
-			       ROUNDS, med[0], med[1]);
 		if (round == ROUNDS)
-			finish(FAIL, "control: in %d rounds yield_type 1's stretch was never 1.3 times yield_type 2's (last %.2f and %.2f)",
+			finish(SKIP, "control: in %d rounds yield_type 1's stretch was never 1.3 times yield_type 2's (last %.2f and %.2f); yield_type 2 held <= 1.5 in each",
 			       ROUNDS, med[0], med[1]);
 		printf("round %d: yield_type 1 stretch %.2f, 2 %.2f: control not seen, again\n",
 		       round, med[0], med[1]);
