@@ -114,6 +114,8 @@ fi
 if [ -n "$VRQ_ALT" ]; then
 	[[ " $SCHEDS " == *" vrq "* ]] || die "VRQ_ALT needs the vrq kernel in SCHEDS"
 	variants+=("vrq-alt:vrq:$(echo $VRQ_ALT | tr ' ' ,)")
+	# without cfs, VRQ is compared with its own variant
+	[ "$base" != "$new" ] || base=vrq-alt
 fi
 if [ "$AA" = 1 ]; then
 	variants+=("cfs-aa:cfs:")
