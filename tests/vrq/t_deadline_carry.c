@@ -38,7 +38,7 @@
 #define TRIAL_S 2.0
 #define LATE_MS 8
 /* cycles a carry 1 trial sees (2 s / 5.5 ms + costs; debug boots: 330-343) */
-#define EXPECT_WAKEUPS 330
+#define EXPECT_CYCLES 330
 
 /*
  * How clearly a/n is below b/m: the one-sided two-proportion z statistic
@@ -115,9 +115,9 @@ static void wakeup_rule(long carry)
 	 * busy machine) makes cycles late under either rule and leaves the
 	 * sleeper fewer cycles: then the two cannot be told apart.
 	 */
-	if (n[1] < TRIALS * EXPECT_WAKEUPS * 3 / 4)
+	if (n[1] < TRIALS * EXPECT_CYCLES * 3 / 4)
 		finish(SKIP, "the host held the vCPU back: %d cycles with carry 1, of about %d",
-		       n[1], TRIALS * EXPECT_WAKEUPS);
+		       n[1], TRIALS * EXPECT_CYCLES);
 	if (late[0] * 100 < n[0] * 3)
 		finish(FAIL, "control: with carry 0 only %d/%d cycles were over %d ms late: the BFS wait is not seen",
 		       late[0], n[0], LATE_MS);

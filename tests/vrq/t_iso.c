@@ -131,15 +131,16 @@ static pid_t main_pid;
 static pid_t kids[MAX_KIDS];
 static char self_path[PATH_MAX];
 
+/* The sysctls the test changes, read before cleanup() is registered. */
+enum { SAVED_ISO_CPU, SAVED_RT_TO_ISO, SAVED_RR, SAVED_NORMAL_CACHE, NSAVED };
 static struct {
 	const char *path;
 	long old;
-	int have;		/* 0: not read, nothing to restore */
-} saved[] = {
-	{ ISO_CPU, 0, 0 },
-	{ RT_TO_ISO, 0, 0 },
-	{ RR, 0, 0 },
-	{ NORMAL_CACHE, 0, 0 },
+} saved[NSAVED] = {
+	[SAVED_ISO_CPU] = { ISO_CPU, 0 },
+	[SAVED_RT_TO_ISO] = { RT_TO_ISO, 0 },
+	[SAVED_RR] = { RR, 0 },
+	[SAVED_NORMAL_CACHE] = { NORMAL_CACHE, 0 },
 };
 
 /* Kill the children and restore the sysctls; the test process only. */
@@ -154,9 +155,8 @@ static void cleanup(void)
 			tl_kill_wait(kids[i]);
 		kids[i] = 0;
 	}
-	for (i = 0; i < sizeof(saved) / sizeof(saved[0]); i++)
-		if (saved[i].have)
-			write_long(saved[i].path, saved[i].old);
+	for (i = 0; i < NSAVED; i++)
+		write_long(saved[i].path, saved[i].old);
 }
 
 static void on_signal(int sig)
@@ -430,7 +430,7 @@ static void check_rt_to_iso(void)
 				       c->want_pol, c->want_prio);
 		}
 	}
-	set_knob(RT_TO_ISO, saved[1].old);
+	set_knob(RT_TO_ISO, saved[SAVED_RT_TO_ISO].old);
 	printf("rt_to_iso: %d requests as expected with sched_rt_to_iso 1 and 0 (user FIFO/RR -> ISO or EPERM, EINVAL for bad input); priority min/max of policy 4: %d/%d\n",
 	       n, lo, hi);
 }
@@ -707,7 +707,7 @@ static void check_preempt(int cpu)
 		}
 	}
 	reap(hog);
-	set_knob(RR, saved[2].old);
+	set_knob(RR, saved[SAVED_RR].old);
 
 	if (n[0] < 5 || n[1] < 10)
 		finish(FAIL, "too few wakeups: NORMAL %d, ISO %d", n[0], n[1]);
@@ -798,7 +798,7 @@ static void check_cap(void)
 		sum[i >= n] += tl_task_runtime_ns(h[i]) - t0[i];
 	for (i = 0; i < 2 * n; i++)
 		reap(h[i]);
-	set_knob(NORMAL_CACHE, saved[3].old);
+	set_knob(NORMAL_CACHE, saved[SAVED_NORMAL_CACHE].old);
 
 	s = (double)sum[0] / (double)(sum[0] + sum[1] + 1);
 	c = 2 * s - 1;
@@ -855,11 +855,10 @@ int main(int argc, char **argv)
 		finish(FAIL, "no usable CPU");
 
 	/* -1 is a valid value of the cache timeout (automatic) */
-	for (i = 0; i < sizeof(saved) / sizeof(saved[0]); i++) {
+	for (i = 0; i < NSAVED; i++) {
 		saved[i].old = read_long(saved[i].path, LONG_MIN);
 		if (saved[i].old == LONG_MIN)
 			finish(FAIL, "%s is missing", saved[i].path);
-		saved[i].have = 1;
 	}
 	main_pid = getpid();
 	atexit(cleanup);

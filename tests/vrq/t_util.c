@@ -19,9 +19,8 @@
  * the share grows (beside a host `stress-ng --cpu 2`, 1 and 2 vCPUs:
  * util_avg 384, 391 and 431, which a fixed 25 % +- 10 reference failed),
  * and util_avg must follow it. The busy share must be at least 15 % (the
- * duty task ran). The signal
- * ripples about +-32 over a period; 100 ms is 6.25 periods, so the
- * samples fall on four phases of it. The reader is on another CPU, or
+ * duty task ran). The signal ripples about +-32 over a period; 100 ms is
+ * 6.25 periods, so the samples fall on four phases of it. The reader is on another CPU, or
  * with one CPU reads once per 100 ms (about 1 %).
  *
  * Rise and decay, three trials. With the CPU below 10 %, a hog is started
