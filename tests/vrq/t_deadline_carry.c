@@ -168,22 +168,28 @@ static void no_gain_from_sleeping(void)
 	       100.0 * ns[3] / sum, lo / 1e6, hi / 1e6);
 }
 
+static long saved_carry, saved_rr;
+
+/* Put both sysctls back on every exit, a SKIP or FAIL included. */
+static void restore_knobs(void)
+{
+	write_long(CARRY, saved_carry);
+	write_long(RR, saved_rr);
+}
+
 int main(void)
 {
-	long carry, rr;
-
 	test_name = "deadline_carry";
 	require_vrq();
-	carry = read_knob(CARRY);
-	rr = read_long(RR, 6);
+	saved_carry = read_knob(CARRY);
+	saved_rr = read_long(RR, 6);
+	atexit(restore_knobs);
 	if (write_long(RR, RR_MS))
 		finish(FAIL, "cannot set rr_interval");
 
-	wakeup_rule(carry);
+	wakeup_rule(saved_carry);
 	if (write_long(CARRY, 1))
 		finish(FAIL, "cannot set sched_deadline_carry");
 	no_gain_from_sleeping();
-	write_long(CARRY, carry);
-	write_long(RR, rr);
 	finish(PASS, "the sleeper keeps waking ahead of the hogs, and gains no share by sleeping");
 }
