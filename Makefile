@@ -37,7 +37,7 @@ CFS_FEATS ?=
 
 export REPO BUILD KSRC PATCHES
 
-VALID_SCHEDS := cfs vrq
+VALID_SCHEDS := cfs cfs-autogroup vrq
 ifeq ($(filter $(SCHED),$(VALID_SCHEDS)),)
 $(error unknown SCHED='$(SCHED)' (valid: $(VALID_SCHEDS)))
 endif
@@ -66,7 +66,7 @@ help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
 	@echo '  deps        install missing Debian packages (apt-get as root)'
 	@echo '  source      unpack linux-source-6.12 (or use KSRC=), apply patches/series, install kernel-sched/'
-	@echo '  config      write build/<SCHED>[-debug]/.config from configs/ (SCHED=cfs|vrq DEBUG=0|1)'
+	@echo '  config      write build/<SCHED>[-debug]/.config from configs/ (SCHED=cfs|cfs-autogroup|vrq DEBUG=0|1)'
 	@echo '  kernel      build bzImage out of tree in build/<SCHED>[-debug]/ with ccache'
 	@echo '  boot        boot it under QEMU: CPUS=N PREEMPT=none|voluntary|full CMD=... TIMEOUT=s'
 	@echo '  tests       build the guest test programs into build/tests/'

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Collect the samples of a benchmark run and summarise them.
 
-usage: aggregate.py [--base X --new Y] RESULTDIR
-           write samples.json, summary.json, summary.md
+usage: aggregate.py [--base X --new Y] [--tag TAG] RESULTDIR
+           write samples.json, summary.json, summary.md; with --tag, only
+           summary-TAG.json and summary-TAG.md (a second comparison of the
+           same run, e.g. --base cfs-autogroup --tag vrq-vs-cfs-autogroup)
        aggregate.py --aa-check RESULTDIR [--compile-hw 0.03] [--hackbench-hw 0.05]
            A/A check of the throughput goals' intervals (cfs-aa against
            the base when the run has cfs-aa, else new against base): exit
@@ -30,6 +32,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -434,6 +437,7 @@ def main():
     ap.add_argument("--aa-check", metavar="RESULTDIR")
     ap.add_argument("--base")
     ap.add_argument("--new")
+    ap.add_argument("--tag")
     for _, _, opt, hw in AA_GOALS:
         ap.add_argument("--" + opt.replace("_", "-"), type=float, default=hw, metavar="HW")
     a = ap.parse_args()
@@ -442,6 +446,8 @@ def main():
     root = a.aa_check or a.resultdir
     if not root or (a.aa_check and a.resultdir):
         ap.error("give one RESULTDIR")
+    if a.tag is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", a.tag):
+        ap.error("--tag wants letters, digits, '.', '_' and '-', not %r" % a.tag)
     meta = read_json(os.path.join(root, "meta.json"), {})
     base = a.base or meta.get("base") or DEFAULT_BASE
     new = a.new or meta.get("new") or DEFAULT_NEW
@@ -450,6 +456,9 @@ def main():
     for s in samples:
         if s["variant"] not in seen:
             seen.append(s["variant"])
+    missing = [v for v in (base, new) if v not in seen]
+    if missing:
+        ap.error("no samples of %s in %s (variants there: %s)" % (" or ".join(missing), root, " ".join(seen)))
     variants = [v for v in (new, base) if v in seen] + [v for v in seen if v not in (new, base)]
     rows = summarise(samples, base, new)
     if a.aa_check:
@@ -457,18 +466,20 @@ def main():
         return aa_check(rows, base, a.new or (AA_VARIANT if AA_VARIANT in seen else new), vars(a))
     gl = goals(rows, base, new)
     rounds = {v: len({s["round"] for s in samples if s["variant"] == v}) for v in variants}
-    with open(os.path.join(root, "samples.json"), "w") as f:
-        json.dump({"meta": meta, "runs": metas, "samples": samples}, f, indent=1)
-    with open(os.path.join(root, "summary.json"), "w") as f:
+    name = "summary" + ("-" + a.tag if a.tag else "")
+    if not a.tag:
+        with open(os.path.join(root, "samples.json"), "w") as f:
+            json.dump({"meta": meta, "runs": metas, "samples": samples}, f, indent=1)
+    with open(os.path.join(root, name + ".json"), "w") as f:
         json.dump({"meta": meta, "base": base, "new": new, "variants": variants,
                    "method": {"statistic": "median(new) / median(base)", "interval": stats.METHOD,
                               "level": stats.LEVEL},
                    "rounds": rounds,
                    "goals": gl, "rows": public(rows)}, f, indent=1)
-    with open(os.path.join(root, "summary.md"), "w") as f:
+    with open(os.path.join(root, name + ".md"), "w") as f:
         f.write(markdown(rows, gl, meta, variants, base, new, rounds))
-    print("aggregate: %d samples from %d runs, %d cells, %s against %s -> %s/summary.md"
-          % (len(samples), len(metas), len(rows), new, base, root))
+    print("aggregate: %d samples from %d runs, %d cells, %s against %s -> %s/%s.md"
+          % (len(samples), len(metas), len(rows), new, base, root, name))
     return 0
 
 

@@ -23,7 +23,10 @@
 #                 the others are run; the plan must be the same
 # env:   SUITE (throughput)  QUICK=1 (seconds-long sizes, 1 round)
 #        ROUNDS (4)  CPUS (2)  PREEMPT (full)  MEM (3072 MB)
-#        SCHEDS         kernels to compare (default "vrq cfs")
+#        SCHEDS         kernels to compare (default "vrq cfs"); with
+#                       cfs-autogroup too (EEVDF with autogroup, as Debian
+#                       ships it), summary-vrq-vs-cfs-autogroup.md compares
+#                       VRQ with it
 #        CFS_FEATS      sched_feat bits switched on for an extra "cfs-feat"
 #                       variant of the CFS kernel; "seed" is the seed fixes
 #                       of docs/cfs-fixes.md (empty: no such variant)
@@ -271,6 +274,10 @@ write_meta true
 
 progress "aggregating and plotting"
 python3 "$BENCH_DIR/aggregate.py" "$out"
+# EEVDF as Debian ships it, beside plain EEVDF: VRQ against it as well
+if [[ " $SCHEDS " == *" cfs-autogroup "* && $base != cfs-autogroup && $new != cfs-autogroup ]]; then
+	python3 "$BENCH_DIR/aggregate.py" --base cfs-autogroup --new "$new" --tag "$new-vs-cfs-autogroup" "$out"
+fi
 python3 "$BENCH_DIR/plot.py" "$out"
 note "suite $SUITE: results in $out (summary.md, plots/), $(fmt_secs $(($(date +%s) - t_start))) in all"
 [ ${#failed[@]} = 0 ] || die "${#failed[@]} boot(s) failed: ${failed[*]}"

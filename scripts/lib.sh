@@ -15,7 +15,7 @@ REPO=${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 
 # The schedulers a kernel can be built with.
-VALID_SCHEDS="cfs vrq"
+VALID_SCHEDS="cfs cfs-autogroup vrq"
 
 check_sched() {
 	local s

@@ -1,6 +1,6 @@
 # Sourced by run.sh: bad make variables and script arguments fail clearly.
 check "make rejects an unknown SCHED" 1 make -s -C "$REPO" config SCHED=bfs
-check "the error lists the valid schedulers" 0 grep -q "valid: cfs vrq" "$OUT"
+check "the error lists the valid schedulers" 0 grep -q "valid: cfs cfs-autogroup vrq" "$OUT"
 check "make rejects DEBUG=2" 1 make -s -C "$REPO" config DEBUG=2
 fake_kernel=$(mktemp)
 check "boot rejects CPUS=0" 1 "$REPO/scripts/boot-guest.sh" --kernel "$fake_kernel" --out /tmp/x --cpus 0

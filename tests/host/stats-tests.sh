@@ -108,6 +108,16 @@ check "aggregate --base/--new: vrq as the base, the compile goal is met" 0 bash 
 	 grep -q "^| compile time | compile wall_s: geomean of 9 cfs/vrq ratios .* | met |$" "$2/summary.md"' \
 	_ "$AGG" "$ST/slow"
 
+check "aggregate --tag: a second comparison beside summary.md, which stays" 0 bash -c \
+	'cp "$2/summary.md" "$2/keep.md" &&
+	 python3 "$1" --base vrq --new cfs --tag cfs-vs-vrq "$2" && cmp "$2/summary.md" "$2/keep.md" &&
+	 grep -q "^| compile time | compile wall_s: geomean of 9 cfs/vrq ratios .* | met |$" "$2/summary-cfs-vs-vrq.md" &&
+	 test -s "$2/summary-cfs-vs-vrq.json"' \
+	_ "$AGG" "$ST/slow"
+check "aggregate rejects a --tag with a slash" 1 python3 "$AGG" --tag ../x "$ST/slow"
+check "aggregate rejects a base with no samples" 1 python3 "$AGG" --base cfs-autogroup "$ST/slow"
+check "the error names the variants there" 0 grep -q "no samples of cfs-autogroup in .* (variants there: " "$OUT"
+
 mkrun "$ST/same" cfs vrq 0 0.02 4 all 2
 check "aggregate: both variants from one distribution" 0 python3 "$AGG" "$ST/same"
 check "aggregate: its compile cell's interval holds 1.0: not resolved" 0 summary_is "$ST/same" \
