@@ -11,6 +11,8 @@ S := $(REPO)/scripts
 
 SCHED ?= cfs
 DEBUG ?= 0
+# LOCKSTAT=1: the kernel with lock statistics, build/<SCHED>-lockstat/
+LOCKSTAT ?= 0
 CPUS ?= 2
 PREEMPT ?= full
 TIMEOUT ?= 600
@@ -44,6 +46,14 @@ endif
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG must be 0 or 1, not '$(DEBUG)')
 endif
+ifeq ($(filter $(LOCKSTAT),0 1),)
+$(error LOCKSTAT must be 0 or 1, not '$(LOCKSTAT)')
+endif
+ifeq ($(DEBUG)$(LOCKSTAT),11)
+$(error DEBUG=1 and LOCKSTAT=1 are two kernels: build one at a time)
+endif
+# The kernel's flavour: 0, 1 (debug) or lockstat.
+FLAVOUR := $(if $(filter 1,$(LOCKSTAT)),lockstat,$(DEBUG))
 ifeq ($(filter $(SUITE),all $(BENCH_SUITES)),)
 $(error unknown SUITE='$(SUITE)' (valid: all $(BENCH_SUITES)))
 endif
@@ -57,7 +67,7 @@ endif
 endif
 SUITES := $(if $(filter all,$(SUITE)),$(BENCH_SUITES),$(SUITE))
 
-KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)
+KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(LOCKSTAT)),-lockstat)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
 .PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch distro-check torture clean
@@ -66,7 +76,7 @@ help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
 	@echo '  deps        install missing Debian packages (apt-get as root)'
 	@echo '  source      unpack linux-source-6.12 (or use KSRC=), apply patches/series, install kernel-sched/'
-	@echo '  config      write build/<SCHED>[-debug]/.config from configs/ (SCHED=cfs|cfs-autogroup|vrq DEBUG=0|1)'
+	@echo '  config      write build/<SCHED>[-debug]/.config from configs/ (SCHED=cfs|cfs-autogroup|vrq DEBUG=0|1, LOCKSTAT=1)'
 	@echo '  kernel      build bzImage out of tree in build/<SCHED>[-debug]/ with ccache'
 	@echo '  boot        boot it under QEMU: CPUS=N PREEMPT=none|voluntary|full CMD=... TIMEOUT=s'
 	@echo '  tests       build the guest test programs into build/tests/'
@@ -92,10 +102,10 @@ source:
 	@$(S)/source.sh
 
 config: source
-	@$(S)/config-kernel.sh $(SCHED) $(DEBUG)
+	@$(S)/config-kernel.sh $(SCHED) $(FLAVOUR)
 
 kernel: config
-	@$(S)/build-kernel.sh $(SCHED) $(DEBUG)
+	@$(S)/build-kernel.sh $(SCHED) $(FLAVOUR)
 
 boot: kernel
 	@$(S)/boot-guest.sh --kernel $(BZIMAGE) --cpus $(CPUS) --preempt $(PREEMPT) \

@@ -1,16 +1,17 @@
 #!/bin/bash
 # Write the .config for one kernel: tinyconfig + configs/guest.config +
-# configs/sched-<SCHED>.config [+ configs/debug.config], merged with the
+# configs/sched-<SCHED>.config [+ configs/debug.config for FLAVOUR 1, or
+# configs/lockstat.config for FLAVOUR lockstat], merged with the
 # kernel's own merge_config.sh. Every option the fragments ask for must
 # survive the merge; the first that does not is named and the run fails.
-# usage: config-kernel.sh SCHED DEBUG(0|1)
+# usage: config-kernel.sh SCHED FLAVOUR(0|1|lockstat)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 sched=${1:?usage: config-kernel.sh SCHED DEBUG}
 debug=${2:-0}
 check_sched "$sched"
-case "$debug" in 0 | 1) ;; *) die "DEBUG must be 0 or 1, not '$debug'" ;; esac
+check_flavour "$debug"
 
 SRC=$(kernel_src_dir)
 OUT=$(kernel_build_dir "$sched" "$debug")
@@ -18,6 +19,7 @@ OUT=$(kernel_build_dir "$sched" "$debug")
 
 frags=("$REPO/configs/guest.config" "$REPO/configs/sched-$sched.config")
 [ "$debug" = 1 ] && frags+=("$REPO/configs/debug.config")
+[ "$debug" = lockstat ] && frags+=("$REPO/configs/lockstat.config")
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 for f in "${frags[@]}"; do
 	[ -f "$f" ] || die "config fragment $f missing"

@@ -25,11 +25,23 @@ check_sched() {
 	die "unknown SCHED='$1' (valid: $VALID_SCHEDS)"
 }
 
-# build/<sched>[-debug]
+# kernel_build_dir SCHED [FLAVOUR]: build/<sched>[-debug|-lockstat];
+# FLAVOUR 0 (the benchmark kernel), 1 (debug) or lockstat
 kernel_build_dir() {
 	local dir=$BUILD/$1
-	[ "${2:-0}" = 1 ] && dir=$dir-debug
+	case "${2:-0}" in
+	1) dir=$dir-debug ;;
+	lockstat) dir=$dir-lockstat ;;
+	esac
 	echo "$dir"
+}
+
+# check_flavour FLAVOUR: 0, 1 (debug) or lockstat, else a clear error
+check_flavour() {
+	case "$1" in
+	0 | 1 | lockstat) ;;
+	*) die "DEBUG must be 0 or 1 (or the flavour lockstat, from LOCKSTAT=1), not '$1'" ;;
+	esac
 }
 
 # kernel_name_of BZIMAGE: the name of the build directory the image was

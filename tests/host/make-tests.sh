@@ -2,6 +2,10 @@
 check "make rejects an unknown SCHED" 1 make -s -C "$REPO" config SCHED=bfs
 check "the error lists the valid schedulers" 0 grep -q "valid: cfs cfs-autogroup vrq" "$OUT"
 check "make rejects DEBUG=2" 1 make -s -C "$REPO" config DEBUG=2
+check "make rejects LOCKSTAT=yes" 1 make -s -C "$REPO" config LOCKSTAT=yes
+check "make rejects DEBUG=1 with LOCKSTAT=1" 1 make -s -C "$REPO" config DEBUG=1 LOCKSTAT=1
+check "config-kernel.sh rejects an unknown flavour" 1 "$REPO/scripts/config-kernel.sh" vrq 2
+check "the error names the flavours" 0 grep -q "DEBUG must be 0 or 1 (or the flavour lockstat" "$OUT"
 fake_kernel=$(mktemp)
 check "boot rejects CPUS=0" 1 "$REPO/scripts/boot-guest.sh" --kernel "$fake_kernel" --out /tmp/x --cpus 0
 check "the error names CPUS" 0 grep -q "CPUS must be a positive number" "$OUT"

@@ -38,7 +38,7 @@ done
 . "$HERE/make-tests.sh"
 . "$HERE/doc-tests.sh"
 . "$HERE/stats-tests.sh"
-. "$HERE/trace-tests.sh"
+. "$HERE/analysis-tests.sh"
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -1,5 +1,7 @@
-# Sourced by run.sh: scripts/wakeup-tail.py on a synthetic trace whose
-# answer is known (tests/host/traces/sleeper-two-hogs.txt says it).
+# Sourced by run.sh: the guest analysis tools on synthetic input whose
+# answer is known: scripts/wakeup-tail.py on a sched trace
+# (tests/host/traces/sleeper-two-hogs.txt says it), and
+# scripts/lock-stat-table.py on a /proc/lock_stat in the kernel's format.
 tail_py=$REPO/scripts/wakeup-tail.py
 tr=$HERE/traces/sleeper-two-hogs.txt
 check "wakeup-tail finds the sleeper's three wakeups, two over 1 ms" 0 \
@@ -18,3 +20,16 @@ check "wakeup-tail rejects a file with no trace" 1 "$tail_py" "$REPO/README.md" 
 rm -f "$OUT.md"
 check "guest-trace.sh wants a command after --" 1 "$REPO/scripts/guest-trace.sh" /tmp/x
 check "guest-trace.sh rejects a bad buffer size" 1 "$REPO/scripts/guest-trace.sh" --buffer-kb x /tmp/x -- true
+
+ls_py=$REPO/scripts/lock-stat-table.py
+ls_in=$HERE/lockstat/vrq-2cpu.txt
+check "lock-stat-table: vrq_lock's counts and times, per message" 0 bash -c \
+	'"$1" vrq-2cpu="$2" --per 1000 | tee /dev/stderr |
+	 grep -qx "| vrq-2cpu | \`vrq_lock\` | 200000 | 1000 | 0.50 | 3000 | 250.0 | 80000 | 200.00 | 3.000 |"' \
+	_ "$ls_py" "$ls_in"
+check "lock-stat-table: --class picks another lock" 0 bash -c \
+	'"$1" a="$2" --class "&p->pi_lock" | grep -q "^| a | \`&p->pi_lock\` | 150000 | 12 | 0.01 | 9 | 2.0 |"' _ "$ls_py" "$ls_in"
+check "lock-stat-table rejects a file with none of the classes" 1 "$ls_py" a="$ls_in" --class "&rq->__lock"
+check "lock-stat-table rejects a file that is not lock_stat" 1 "$ls_py" a="$REPO/README.md"
+check "lock-stat-table rejects a run without a label" 1 "$ls_py" "$ls_in"
+check "guest-lockstat.sh wants a command after --" 1 "$REPO/scripts/guest-lockstat.sh" /tmp/x
