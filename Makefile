@@ -70,7 +70,7 @@ SUITES := $(if $(filter all,$(SUITE)),$(BENCH_SUITES),$(SUITE))
 KDIR := $(BUILD)/$(SCHED)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(LOCKSTAT)),-lockstat)
 BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
 
-.PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch distro-check torture clean
+.PHONY: help deps source config kernel boot test test-host tests checkpatch bench bench-smoke patch distro-check desktop-check torture clean
 
 help:
 	@echo 'VRQ for Linux 6.12 -- make targets'
@@ -91,6 +91,9 @@ help:
 	@echo '  patch       write build/vrq-6.12.patch (all-in-one) and dry-run it on pristine 6.12'
 	@echo '  distro-check Debian'\''s 6.12 config + VRQ: olddefconfig drops only the CFS-only options,'
 	@echo '              kernel/sched/ compiles without warnings (LINK=1: vmlinux too)'
+	@echo '  desktop-check VRQ and EEVDF kernels from Debian'\''s config booted on a Debian 12 systemd image'
+	@echo '              at 2 and 4 vCPUs (boot state, PSI, cgroups, unit policies, schedtool, load)'
+	@echo '              -> build/desktop/summary.md; DESKTOP_CPUS="2 4" DESKTOP_SCHEDS="vrq cfs"'
 	@echo '  torture     long stress/rt-tests/hotplug/suspend/soak run on the VRQ debug kernel'
 	@echo '              -> results/torture-<date>/summary.md (QUICK=1: minutes)'
 	@echo '  clean       remove build/ (keeps nothing)'
@@ -150,6 +153,9 @@ patch:
 
 distro-check: source
 	@LINK=$(LINK) $(S)/distro-check.sh
+
+desktop-check: source
+	@$(S)/desktop-check.sh
 
 torture: tests
 	@$(MAKE) -s kernel SCHED=vrq DEBUG=1

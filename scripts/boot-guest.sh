@@ -3,8 +3,12 @@
 #
 # usage: boot-guest.sh --kernel BZIMAGE --out DIR [--cpus N] [--mem MB]
 #                      [--preempt none|voluntary|full] [--timeout SECS]
-#                      [--append 'extra cmdline'] -- 'command'
+#                      [--append 'extra cmdline'] [--disk IMG] -- 'command'
 #
+# --disk IMG boots a whole system instead: IMG (raw ext4) is the root on
+# /dev/vda and its own init (systemd) runs; the image runs the checks
+# itself (scripts/desktop-image.sh) and writes DIR/exit-code through the
+# results share, so there is no command.
 # The guest's root is the host's / over virtio-9p (read-only), /tmp is
 # tmpfs and DIR is mounted read-write at /tmp/results ($RESULTS). The serial
 # log goes to DIR/serial.log and the command's output to DIR/output.txt.
@@ -15,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel= out= cpus=2 mem=2048 preempt=full timeout=600 append= cmd=
+kernel= out= cpus=2 mem=2048 preempt=full timeout=600 append= cmd= disk=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--preempt) preempt=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
 	--) shift; cmd="$*"; break ;;
 	*) die "boot-guest.sh: unknown argument '$1'" ;;
 	esac
@@ -33,6 +38,7 @@ done
 [ -f "$kernel" ] || die "kernel image $kernel not found: run 'make kernel'"
 [ -n "$out" ] || die "boot-guest.sh: --out is required"
 [ -n "$cmd" ] || cmd="true"
+[ -z "$disk" ] || [ -f "$disk" ] || die "disk image $disk not found: run scripts/desktop-image.sh"
 case "$cpus" in '' | *[!0-9]* | 0) die "CPUS must be a positive number, not '$cpus'" ;; esac
 [ "$cpus" -le 64 ] || die "CPUS=$cpus: the guest kernel supports at most 64"
 case "$preempt" in none | voluntary | full) ;;
@@ -50,6 +56,7 @@ base_append="console=ttyS0 root=host0 rootfstype=9p"
 # makes exec of large programs (gcc, mpv) fast; cache=none costs minutes.
 base_append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro"
 base_append+=" init=$REPO/scripts/guest-init.sh panic=-1 oops=panic printk.time=1"
+disk_append="console=ttyS0 root=/dev/vda rw panic=-1 oops=panic printk.time=1"
 # The repository is also shared on its own and mounted at its own path, so
 # it stays visible when it lives under /tmp (which the guest mounts tmpfs on).
 base_append+=" VRQ_REPO=$REPO"
@@ -57,11 +64,16 @@ base_append+=" VRQ_REPO=$REPO"
 # qemu_run ACCEL TIMEOUT DIR EXTRA_APPEND: boot with DIR (holding cmd.sh) as
 # the guest's results directory; the serial log goes to DIR/serial.log.
 qemu_run() {
-	local rc=0 pid
+	local rc=0 pid d=() a=$base_append
+	# the disk is for the boot itself, not for the KVM probe
+	if [ -n "$disk" ] && [ "$3" = "$out" ]; then
+		d=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
+		a=$disk_append
+	fi
 	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
 		-name vrq-guest,debug-threads=on \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
-		-kernel "$kernel" -append "$base_append $4" \
+		-kernel "$kernel" -append "$a $4" "${d[@]}" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$3",mount_tag=results,security_model=none,multidevs=remap \
 		-virtfs local,path="$REPO",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \

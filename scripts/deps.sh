@@ -6,7 +6,8 @@ set -euo pipefail
 
 PKGS="linux-source-6.12 linux-config-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 xz-utils dwarves qemu-system-x86 busybox-static quilt ccache rt-tests
-stress-ng python3 perl mpv ffmpeg gnuplot-nox linux-perf schedtool util-linux"
+stress-ng python3 perl mpv ffmpeg gnuplot-nox linux-perf schedtool util-linux
+mmdebstrap e2fsprogs"
 PKGS=$(echo $PKGS)
 [ -n "${EXTRA_PKGS:-}" ] && PKGS="$PKGS $EXTRA_PKGS"
 

@@ -39,3 +39,11 @@ check "a new run does not overwrite a run" 1 env SUITE=throughput "$REPO/bench/r
 check "and says so" 0 grep -q "already holds a run" "$OUT"
 check "the run's files are untouched" 0 test "$(cat "$bench_tmp/plan.txt")" = "suite=latency"
 rm -rf "$bench_tmp"
+# make desktop-check: bad variables fail before any build.
+check "desktop-check rejects DESKTOP_CPUS=0" 1 env DESKTOP_CPUS=0 "$REPO/scripts/desktop-check.sh"
+check "desktop-check rejects DESKTOP_SCHEDS=bfs" 1 env DESKTOP_SCHEDS=bfs "$REPO/scripts/desktop-check.sh"
+check "the error names vrq and cfs" 0 grep -q "'bfs' is not vrq or cfs" "$OUT"
+check "desktop-kernel.sh rejects SCHED=bfs" 1 "$REPO/scripts/desktop-kernel.sh" bfs
+check "desktop-image.sh rejects DESKTOP_SIZE=big" 1 env DESKTOP_SIZE=big "$REPO/scripts/desktop-image.sh"
+check "boot-guest.sh rejects a missing disk image" 1 "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x --disk /nonexistent.img
+check "the error names the disk" 0 grep -q "disk image /nonexistent.img not found" "$OUT"

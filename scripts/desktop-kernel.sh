@@ -1,0 +1,91 @@
+#!/bin/bash
+# Build a desktop kernel from Debian's own 6.12 config, as a user would:
+# linux-config-6.12's amd64 config + configs/desktop-guest.config (what a
+# QEMU boot without an initramfs needs), the modules cut down to
+# configs/desktop-modules.list with `make localmodconfig`, and for VRQ
+# configs/desktop.config on top; EEVDF keeps Debian's scheduler options
+# (autogroup, HZ=250, voluntary preemption). Every option Debian builds in
+# must still be on, except the CFS-only ones for VRQ and the debug info.
+# Writes build/desktop-<SCHED>/: bzImage, and the modules installed under
+# modules/lib/modules/<release>/.
+# usage: desktop-kernel.sh vrq|cfs     (env: DISTRO_CONFIG, JOBS)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+sched=${1:?usage: desktop-kernel.sh vrq|cfs}
+case "$sched" in vrq | cfs) ;; *) die "desktop-kernel.sh: SCHED must be vrq or cfs, not '$sched'" ;; esac
+DISTRO_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
+[ -f "$DISTRO_CONFIG" ] || die "$DISTRO_CONFIG missing: run 'make deps' (package linux-config-6.12)"
+SRC=$(kernel_src_dir)
+[ -f "$SRC/.vrq/applied.list" ] || die "$SRC is not prepared: run 'make source'"
+OUT=$BUILD/desktop-$sched
+# Options VRQ takes away (scripts/distro-check.sh has the same list and
+# says why); the debug info is dropped from both kernels.
+GONE_VRQ="FAIR_GROUP_SCHED CFS_BANDWIDTH GROUP_SCHED_WEIGHT SCHED_AUTOGROUP
+NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT"
+GONE_ALL="DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_DWARF4 DEBUG_INFO_BTF
+DEBUG_INFO_BTF_MODULES DEBUG_INFO_COMPRESSED DEBUG_INFO_COMPRESSED_NONE
+PAHOLE_HAS_SPLIT_BTF PAHOLE_HAS_LANG_EXCLUDE MODULE_ALLOW_BTF_MISMATCH
+GDB_SCRIPTS DEBUG_INFO_SPLIT DEBUG_INFO_REDUCED"
+
+t0=$(date +%s)
+step() {
+	note "[desktop-kernel $sched $(fmt_secs $(($(date +%s) - t0)))] $*"
+}
+builtin() {
+	sed -nE 's/^CONFIG_([A-Za-z0-9_]+)=y$/\1/p' "$1" | sort
+}
+
+mkdir -p "$OUT"
+frags=("$REPO/configs/desktop-guest.config")
+[ "$sched" = cfs ] || frags+=("$REPO/configs/desktop.config")
+step "config: $(basename "$DISTRO_CONFIG") + ${frags[*]##*/}, modules from desktop-modules.list"
+xzcat "$DISTRO_CONFIG" >"$OUT/debian.config"
+tmp=$OUT/.config.new
+cp "$OUT/debian.config" "$tmp"
+make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new olddefconfig >"$OUT/config.log" 2>&1 ||
+	{ cat "$OUT/config.log" >&2; die "olddefconfig of Debian's config failed"; }
+yes '' | make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new \
+	LSMOD="$REPO/configs/desktop-modules.list" localmodconfig >>"$OUT/config.log" 2>&1 ||
+	{ tail -20 "$OUT/config.log" >&2; die "localmodconfig failed"; }
+(cd "$SRC" && KCONFIG_CONFIG="$tmp" scripts/kconfig/merge_config.sh -m -O "$OUT" "$tmp" \
+	"${frags[@]}") >>"$OUT/config.log" 2>&1 ||
+	{ tail -20 "$OUT/config.log" >&2; die "merge_config.sh failed"; }
+"$SRC/scripts/config" --file "$tmp" --set-str LOCALVERSION "-$sched-desktop"
+make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new olddefconfig >>"$OUT/config.log" 2>&1 ||
+	{ tail -20 "$OUT/config.log" >&2; die "olddefconfig failed"; }
+
+# Every fragment option in force; every built-in option of Debian's kept.
+bad=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF "$line" "$tmp" || {
+			echo "error: $line requested, the config has: $(grep -E "^(# )?${line%%=*}[= ]" "$tmp" || echo absent)" >&2
+			bad=1
+		}
+		;;
+	esac
+done < <(cat "${frags[@]}")
+gone=$GONE_ALL
+[ "$sched" = cfs ] || gone+=" $GONE_VRQ"
+lost=$(comm -23 <(builtin "$OUT/debian.config") <(builtin "$tmp") | grep -vxF -f <(printf '%s\n' $gone) || true)
+if [ -n "$lost" ]; then
+	echo "error: built-in options of Debian's config that the $sched desktop kernel lost:" >&2
+	printf '  CONFIG_%s\n' $lost >&2
+	bad=1
+fi
+[ $bad = 0 ] || die "desktop config for $sched failed its checks ($tmp)"
+if cmp -s "$tmp" "$OUT/.config"; then rm -f "$tmp"; else mv "$tmp" "$OUT/.config"; fi
+step "config ok: $(builtin "$OUT/.config" | wc -l) built-in options (Debian: $(builtin "$OUT/debian.config" | wc -l))," \
+	"$(grep -c '=m$' "$OUT/.config") modules (Debian: $(grep -c '=m$' "$OUT/debian.config"))"
+
+exec 9>"$OUT/.build.lock"
+flock -n 9 || { note "another build of $OUT is running; waiting for it"; flock 9; }
+step "make bzImage modules (-j${JOBS:-$(nproc)}, ccache)"
+kernel_make "$OUT" "$OUT/build.log" bzImage modules
+rm -rf "$OUT/modules"
+kernel_make "$OUT" "$OUT/modules_install.log" modules_install INSTALL_MOD_PATH="$OUT/modules"
+rel=$(cat "$OUT/include/config/kernel.release")
+[ -d "$OUT/modules/lib/modules/$rel" ] || die "modules_install left no lib/modules/$rel"
+step "built $rel: $OUT/arch/x86/boot/bzImage, $(find "$OUT/modules" -name '*.ko*' | wc -l) modules"
