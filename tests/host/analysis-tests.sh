@@ -33,3 +33,25 @@ check "lock-stat-table rejects a file with none of the classes" 1 "$ls_py" a="$l
 check "lock-stat-table rejects a file that is not lock_stat" 1 "$ls_py" a="$REPO/README.md"
 check "lock-stat-table rejects a run without a label" 1 "$ls_py" "$ls_in"
 check "guest-lockstat.sh wants a command after --" 1 "$REPO/scripts/guest-lockstat.sh" /tmp/x
+ts_py=$REPO/scripts/trace-summary.py
+check "trace-summary: 3 wakeups, 7 switches, 4 of them preemptions" 0 bash -c \
+	'"$1" "$2" --ops 3 | tee /dev/stderr | tr "\n" " " |
+	 grep -q "wakeups 3 remote_wakeups 0 remote_pct 0.000 switches 7 preempted_pct 57.143 migrations 0 idle_pct 0.000 wakeups_per_op 1.0000"' \
+	_ "$ts_py" "$tr"
+check "trace-summary rejects a file with no sched events" 1 "$ts_py" "$REPO/README.md"
+check "trace-summary rejects --ops 0" 1 "$ts_py" "$tr" --ops 0
+sp=$(mktemp -d)
+mkdir -p "$sp/vrq-2cpu-process-pipe/data" "$sp/vrq-2cpu-trace"
+cp "$ls_in" "$sp/vrq-2cpu-process-pipe/lock_stat"
+printf '%s\n' '{"workload": "hackbench", "metric": "time_s", "value": 2.5, "unit": "s", "better": "lower", "params": {"mode": "process-pipe", "groups": "1", "loops": "500", "cpus": "2"}}' \
+	'{"workload": "hackbench", "metric": "fig_res_ipi_per_op", "value": 0.02, "unit": "/msg", "better": "lower", "params": {"mode": "process-pipe", "groups": "1", "loops": "500", "cpus": "2"}}' \
+	>"$sp/vrq-2cpu-process-pipe/data/hackbench.jsonl"
+cp "$tr" "$sp/vrq-2cpu-trace/trace.txt"
+echo 3 >"$sp/vrq-2cpu-trace/messages"
+check "smp-profile-table: figures and vrq_lock per message (200000 over 200000 messages)" 0 bash -c \
+	'python3 "$1" "$2" | tee /dev/stderr |
+	 grep -q "^| process-pipe | 2 | vrq | 2.50 | 0.02 | - | - | - | - | - | - | vrq_lock | 1.00 | 0.50 | 0.015 | 250.0 |$"' \
+	_ "$REPO/scripts/smp-profile-table.py" "$sp"
+check "smp-profile-table: the trace row" 0 grep -q "^| vrq | 2 | 1.000 | 0.0 | 2.333 | 57.1 | 0.0000 | 0.0 |$" "$OUT"
+rm -rf "$sp"
+check "smp-profile.sh rejects an unknown hackbench mode" 1 env PROFILE_MODES=fifo "$REPO/scripts/smp-profile.sh" --out /tmp/x
