@@ -63,16 +63,13 @@ def main():
                           "%.3f" % (s["switches"] / msgs), "%.1f" % s["preempted_pct"],
                           "%.4f" % (s["migrations"] / msgs), "%.1f" % s["idle_pct"]])
             continue
-        samples = {}
+        samples, msgs = {}, None
         jl = os.path.join(d, "data", "hackbench.jsonl")
         if not os.path.exists(jl):
             continue
         for line in open(jl):
             x = json.loads(line)
             samples[x["metric"]] = x["value"]
-        msgs = None
-        for line in open(jl):
-            x = json.loads(line)
             p = x.get("params", {})
             if "groups" in p and "loops" in p:
                 msgs = int(p["groups"]) * 400 * int(p["loops"])
