@@ -109,12 +109,13 @@ elapsed_s() {
 # ---- figures that explain a result, recorded beside every measured run
 
 # fig_snapshot: one line of counters, for fig_emit:
-#   NOW_NS RES CAL CTXT IDLE TOTAL [MOVED WAKE_PREEMPT IDLE_KICK TIMEOUT_EXPIRY SYNC_KEPT]
+#   NOW_NS RES CAL CTXT IDLE TOTAL [MOVED WAKE_PREEMPT IDLE_KICK TIMEOUT_EXPIRY SYNC_KEPT IDLE_TAKE]
 # RES and CAL are the reschedule and function-call IPIs of /proc/interrupts
 # summed over the CPUs; CTXT is /proc/stat's context switches; IDLE and TOTAL
 # are the idle + iowait and all jiffies of /proc/stat's cpu line (guest time
-# is already inside user). The last five, summed over the CPUs, come from
-# /proc/vrq_stats and are there only on a VRQ kernel.
+# is already inside user). The last six, summed over the CPUs, come from
+# /proc/vrq_stats and are there only on a VRQ kernel (IDLE_TAKE is 0 on a
+# kernel older than that column).
 fig_snapshot() {
 	local files=(/proc/interrupts /proc/stat)
 	[ -r /proc/vrq_stats ] && files+=(/proc/vrq_stats)
@@ -130,13 +131,13 @@ fig_snapshot() {
 			idle = $5 + $6
 		}
 		FILENAME == "/proc/vrq_stats" && $1 ~ /^cpu[0-9]/ {
-			for (i = 4; i <= 8; i++) q[i] += $i
+			for (i = 4; i <= 9; i++) q[i] += $i
 			vrq = 1
 		}
 		END {
 			printf "%d %d %d %d %d", ipi["RES:"], ipi["CAL:"], ctxt, idle, tot
 			if (vrq)
-				printf " %d %d %d %d %d", q[4], q[5], q[6], q[7], q[8]
+				printf " %d %d %d %d %d %d", q[4], q[5], q[6], q[7], q[8], q[9]
 			printf "\n"
 		}' "${files[@]}")"
 }
@@ -145,7 +146,7 @@ fig_snapshot() {
 # figures of the interval, with the measured sample's KEY=VALUE pairs:
 #   fig_res_ipi_per_op fig_cal_ipi_per_op fig_res_ipi_per_s fig_cal_ipi_per_s
 #   fig_ctxsw_per_op fig_idle_pct, and on VRQ fig_vrq_{moved,wake_preempt,
-#   idle_kick,timeout_expiry,sync_kept}_per_op.
+#   idle_kick,timeout_expiry,sync_kept,idle_take}_per_op.
 # OPS is the number of operations of the run (messages, builds, frames...).
 fig_emit() {
 	local name value line
@@ -162,9 +163,9 @@ fig_emit() {
 		}
 		dt = $(n + 6) - $6
 		printf "fig_idle_pct %.2f\n", (dt > 0 ? 100 * ($(n + 5) - $5) / dt : 0)
-		if (n == 11) {
-			split("moved wake_preempt idle_kick timeout_expiry sync_kept", vn, " ")
-			for (i = 1; i <= 5; i++)
+		if (n == 12) {
+			split("moved wake_preempt idle_kick timeout_expiry sync_kept idle_take", vn, " ")
+			for (i = 1; i <= 6; i++)
 				printf "fig_vrq_%s_per_op %.6g\n", vn[i], ($(n + 6 + i) - $(6 + i)) / ops
 		}
 	}')"

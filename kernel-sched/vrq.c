@@ -59,7 +59,10 @@
  * force is "none" (checked at run time, so preempt= and the debugfs switch
  * count).
  * A busy CPU's tick kicks an idle CPU that may run a queued task, so a task
- * whose timeout passed does not wait while an allowed CPU idles.
+ * whose timeout passed does not wait while an allowed CPU idles. With
+ * kernel.sched_idle_takes_cached set, a CPU with nothing else to run also
+ * takes a task still cache hot on a CPU that is busy with another task
+ * (work conserving); 0 is BFS's rule.
  *
  * CPU selection on wakeup: the previous CPU if it is idle; else an idle CPU
  * in locality order (SMT sibling, shared LLC, node, any) starting from the
@@ -72,7 +75,8 @@
  * CPU does not preempt the waker while kernel.sched_sync_preempt is 0 (the
  * default): the waker says it will sleep soon, and a writer then hands over
  * the CPU once per batch rather than once per message. Set to 1 it behaves
- * as BFS did.
+ * as BFS did. With kernel.sched_sync_affine set, a sync wakeup that finds
+ * no idle CPU stays on the waker's CPU rather than preempting another.
  *
  * SCHED_ISO (policy 4), BFS's soft real-time policy: ISO tasks run ahead
  * of NORMAL while all of them together used at most kernel.iso_cpu percent
@@ -89,7 +93,8 @@
  * Interfaces: sysctls kernel.rr_interval (ms, 1..1000), kernel.yield_type
  * (0: sched_yield() does nothing, 1: yield to a better task, 2: expire the
  * slice, the default), kernel.sched_deadline_carry,
- * kernel.sched_{normal,batch,idle}_cache_timeout_us, kernel.iso_cpu,
+ * kernel.sched_{normal,batch,idle}_cache_timeout_us,
+ * kernel.sched_idle_takes_cached, kernel.sched_sync_affine, kernel.iso_cpu,
  * kernel.sched_rt_to_iso; per-CPU counters, utilisation and ISO usage in
  * /proc/vrq_stats (and debugfs sched/vrq); the task's deadline,
  * slice and cached CPU in /proc/PID/sched.
@@ -168,6 +173,10 @@ static int sysctl_normal_cache_us = -1;			/* -1: automatic */
 static unsigned int vrq_auto_cache_scale = 1024;
 static int sysctl_batch_cache_us = 1000000;
 static int sysctl_idle_cache_us = 1000000;
+/* May a CPU with nothing to run take a task cache hot on a busy CPU? */
+static int sysctl_idle_takes_cached;
+/* Does a sync wakeup that finds no idle CPU stay on the waker's CPU? */
+static int sysctl_sync_affine;
 static int sysctl_iso_cpu = 70;				/* percent */
 static int sysctl_rt_to_iso = 1;
 
@@ -187,6 +196,7 @@ struct vrq_stats {
 	unsigned long	idle_kick;	/* kicks sent to this idle CPU */
 	unsigned long	timeout_expiry;	/* expired cached tasks found by kicks */
 	unsigned long	sync_kept;	/* sync wakeups that left the waker running */
+	unsigned long	idle_take;	/* cache-hot tasks taken from a busy CPU */
 };
 
 static DEFINE_PER_CPU(struct vrq_stats, vrq_stats);
@@ -334,7 +344,23 @@ static bool vrq_cache_hot_elsewhere(struct task_struct *p, int cpu)
 }
 
 /*
- * May @cpu run queued task @p now? Lock held.
+ * Work conservation (kernel.sched_idle_takes_cached): a CPU that has
+ * nothing else to run may take @p, cache hot elsewhere, while the CPU it is
+ * cached on runs another task, since @p would wait there until that task's
+ * slice ends or until its own timeout passes. An idle cached CPU will pick
+ * it itself.
+ */
+static bool vrq_idle_may_take(struct task_struct *p)
+{
+	struct rq *crq = cpu_rq(p->vrq.cached_cpu);
+
+	return READ_ONCE(sysctl_idle_takes_cached) &&
+	       READ_ONCE(crq->curr) != crq->idle;
+}
+
+/*
+ * May @cpu run queued task @p now? @idle: @cpu has nothing else to run.
+ * Lock held.
  *
  * The CPU a task is accounted on may run it outside its affinity when no
  * CPU of that affinity is active, or when this CPU is going down. A task
@@ -346,7 +372,7 @@ static bool vrq_cache_hot_elsewhere(struct task_struct *p, int cpu)
  * on mainline, where a CPU picks from its own run queue without looking at
  * affinity.
  */
-static bool vrq_can_run_on(struct task_struct *p, int cpu)
+static bool vrq_can_run_on(struct task_struct *p, int cpu, bool idle)
 {
 	if (READ_ONCE(p->on_cpu))
 		return false;
@@ -357,7 +383,9 @@ static bool vrq_can_run_on(struct task_struct *p, int cpu)
 		return false;
 	if (is_migration_disabled(p) || !cpu_active(cpu))
 		return false;
-	return !vrq_cache_hot_elsewhere(p, cpu);
+	if (!vrq_cache_hot_elsewhere(p, cpu))
+		return true;
+	return idle && vrq_idle_may_take(p);
 }
 
 /* Does @a go before @b? @b's level is taken as @b_level. */
@@ -885,15 +913,18 @@ static struct task_struct *pick_task_fair(struct rq *rq)
 	for (p = vrq_first(); p; p = vrq_next(p)) {
 		if (have_curr && !vrq_before(p, p->vrq.level, curr, curr_level))
 			return curr;
-		if (vrq_can_run_on(p, cpu))
+		if (vrq_can_run_on(p, cpu, !have_curr))
 			break;
 	}
 
 	if (!p)
 		return have_curr ? curr : NULL;
 
-	if (task_cpu(p) != cpu)
+	if (task_cpu(p) != cpu) {
+		if (vrq_cache_hot_elsewhere(p, cpu))
+			vrq_st(cpu)->idle_take++;
 		vrq_move_task(p, rq);
+	}
 	return p;
 }
 
@@ -951,7 +982,7 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 	if (first && p->vrq.cached_cpu >= 0) {
 		if (p->vrq.cached_cpu == cpu)
 			vrq_st(cpu)->own_cached++;
-		else
+		else if (!vrq_cache_hot_elsewhere(p, cpu))
 			vrq_st(cpu)->other_timeout++;
 	}
 	p->vrq.cached_cpu = -1;
@@ -1035,9 +1066,11 @@ static void vrq_kick_idle(void)
 			continue;
 		for (p = vrq_first(), n = 0; p && n < VRQ_KICK_SCAN;
 		     p = vrq_next(p), n++) {
-			if (!vrq_can_run_on(p, cpu))
+			if (!vrq_can_run_on(p, cpu, true))
 				continue;
-			if (p->vrq.cached_cpu >= 0 && p->vrq.cached_cpu != cpu)
+			if (vrq_cache_hot_elsewhere(p, cpu))
+				vrq_st(cpu)->idle_take++;
+			else if (p->vrq.cached_cpu >= 0 && p->vrq.cached_cpu != cpu)
 				vrq_st(cpu)->timeout_expiry++;
 			vrq_st(cpu)->idle_kick++;
 			/*
@@ -1142,6 +1175,18 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	}
 
 	if (!task_has_idle_policy(p) && !vrq_batch(p)) {
+		/*
+		 * kernel.sched_sync_affine: a sync wakeup with no idle CPU
+		 * stays on the waker's CPU, where vrq_sync_keeps_waker()
+		 * leaves the waker running, instead of preempting another
+		 * CPU with an IPI. The wakee runs when the waker sleeps, or
+		 * on whichever CPU reschedules first.
+		 */
+		cpu = smp_processor_id();
+		if ((wake_flags & WF_SYNC) && READ_ONCE(sysctl_sync_affine) &&
+		    vrq_cpu_ok(p, cpu) && vrq_task(current) &&
+		    !vrq_batch(current) && vrq_level(current) <= vrq_level(p))
+			return cpu;
 		for (loc = 0; loc <= 4; loc++) {
 			for_each_cpu_wrap(cpu, p->cpus_ptr, prev_cpu) {
 				if (vrq_locality(prev_cpu, cpu) != loc)
@@ -1568,6 +1613,24 @@ static struct ctl_table vrq_sysctls[] = {
 		.extra2		= &vrq_int_max_us,
 	},
 	{
+		.procname	= "sched_idle_takes_cached",
+		.data		= &sysctl_idle_takes_cached,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "sched_sync_affine",
+		.data		= &sysctl_sync_affine,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "iso_cpu",
 		.data		= &sysctl_iso_cpu,
 		.maxlen		= sizeof(int),
@@ -1635,15 +1698,16 @@ static int vrq_stats_show(struct seq_file *m, void *v)
 {
 	int cpu;
 
-	seq_puts(m, "# cpu own_cached other_after_timeout moved wakeup_preempt idle_kick cache_timeout_expiry sync_kept\n");
+	seq_puts(m, "# cpu own_cached other_after_timeout moved wakeup_preempt idle_kick cache_timeout_expiry sync_kept idle_take\n");
 	for_each_possible_cpu(cpu) {
 		struct vrq_stats *s = per_cpu_ptr(&vrq_stats, cpu);
 
-		seq_printf(m, "cpu%d %lu %lu %lu %lu %lu %lu %lu\n", cpu,
+		seq_printf(m, "cpu%d %lu %lu %lu %lu %lu %lu %lu %lu\n", cpu,
 			   READ_ONCE(s->own_cached), READ_ONCE(s->other_timeout),
 			   READ_ONCE(s->moved), READ_ONCE(s->wake_preempt),
 			   READ_ONCE(s->idle_kick),
-			   READ_ONCE(s->timeout_expiry), READ_ONCE(s->sync_kept));
+			   READ_ONCE(s->timeout_expiry), READ_ONCE(s->sync_kept),
+			   READ_ONCE(s->idle_take));
 	}
 	seq_printf(m, "queued %u\n", READ_ONCE(vrq_nr_queued));
 	vrq_util_show(m);

@@ -13,6 +13,8 @@
  *	kernel.sched_normal_cache_timeout_us   -1..10^7     default -1
  *	kernel.sched_batch_cache_timeout_us     0..10^7     default 10^6
  *	kernel.sched_idle_cache_timeout_us      0..10^7     default 10^6
+ *	kernel.sched_idle_takes_cached          0..1        default 0
+ *	kernel.sched_sync_affine                0..1        default 0
  *
  * tests/vrq/t_sysctl already writes lo-1 and hi+1 (EINVAL) and lo and hi
  * (accepted). This test covers the rest: values far outside the range and
@@ -54,6 +56,8 @@ static struct knob vrq_knobs[] = {
 	{ .name = "kernel/sched_normal_cache_timeout_us", .lo = -1, .hi = 10000000 },
 	{ .name = "kernel/sched_batch_cache_timeout_us", .lo = 0, .hi = 10000000 },
 	{ .name = "kernel/sched_idle_cache_timeout_us", .lo = 0, .hi = 10000000 },
+	{ .name = "kernel/sched_idle_takes_cached", .lo = 0, .hi = 1 },
+	{ .name = "kernel/sched_sync_affine", .lo = 0, .hi = 1 },
 };
 
 static struct knob ref_knobs[] = {

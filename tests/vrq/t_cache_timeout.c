@@ -7,6 +7,11 @@
  * setting (-1) means a value calibrated at boot (1 ms..4 x rr_interval),
  * or "unlimited" (1 s) under preempt=none. /proc/vrq_stats shows the value
  * in force and the calibrated one, which the boot log must name too.
+ * Those cases run with kernel.sched_idle_takes_cached 0, BFS's rule. With
+ * it 1 (work conserving) idle CPU 1 takes A while CPU 0 is busy with the
+ * burst, whatever the timeout: with 200 ms it must move in 8 of 10 rounds
+ * within 20 ms, as with a 2 ms timeout, and /proc/vrq_stats must count it
+ * in idle_take; the 200 ms case with 0 is its control.
  */
 #include "vrq_test.h"
 
@@ -15,6 +20,7 @@
 #define ROUNDS 10
 #define BURST_NS 40000000ull
 #define KNOB "/proc/sys/kernel/sched_normal_cache_timeout_us"
+#define TAKE_KNOB "/proc/sys/kernel/sched_idle_takes_cached"
 
 static int go[2], ack[2];
 
@@ -130,9 +136,9 @@ static long check_values(int none)
 
 int main(void)
 {
-	uint64_t d_short, d_long, d_auto;
-	int n_short, n_long, n_auto, none;
-	long old, cal;
+	uint64_t d_short, d_long, d_auto, d_take;
+	int n_short, n_long, n_auto, n_take, none;
+	long old, old_take, cal, take0, take1;
 	pid_t b;
 
 	test_name = "cache_timeout";
@@ -143,6 +149,11 @@ int main(void)
 	old = read_long(KNOB, -12345);
 	if (old == -12345)
 		finish(FAIL, "%s missing", KNOB);
+	old_take = read_long(TAKE_KNOB, -12345);
+	if (old_take == -12345)
+		finish(FAIL, "%s missing", TAKE_KNOB);
+	if (write_long(TAKE_KNOB, 0))
+		finish(FAIL, "cannot set %s to 0", TAKE_KNOB);
 	cal = check_values(none);
 	if (pipe(go) || pipe(ack))
 		finish(FAIL, "pipe");
@@ -154,6 +165,11 @@ int main(void)
 	n_short = run(2000, &d_short);
 	n_long = run(200000, &d_long);
 	n_auto = run(-1, &d_auto);
+	write_long(TAKE_KNOB, 1);
+	take0 = vrq_stats_column("idle_take");
+	n_take = run(200000, &d_take);
+	take1 = vrq_stats_column("idle_take");
+	write_long(TAKE_KNOB, old_take);
 	write_long(KNOB, old);
 	tl_kill_wait(b);
 
@@ -169,7 +185,14 @@ int main(void)
 	if (!none && n_auto < ROUNDS * 8 / 10)
 		finish(FAIL, "auto timeout (%ld us): moved in only %d/%d rounds",
 		       cal, n_auto, ROUNDS);
-	finish(PASS, "2ms: %d/%d moved (median %.1f ms); 200ms: %d/%d; auto (%s, calibrated %ld us): %d/%d",
+	if (n_take < ROUNDS * 8 / 10 || d_take > 20000000)
+		finish(FAIL, "200 ms timeout, idle_takes_cached 1: moved in %d/%d rounds, median delay %.1f ms",
+		       n_take, ROUNDS, d_take / 1e6);
+	if (take0 < 0 || take1 - take0 < n_take)
+		finish(FAIL, "idle_take in /proc/vrq_stats went from %ld to %ld over %d moves",
+		       take0, take1, n_take);
+	finish(PASS, "2ms: %d/%d moved (median %.1f ms); 200ms: %d/%d; auto (%s, calibrated %ld us): %d/%d; 200ms with idle_takes_cached: %d/%d (median %.1f ms, idle_take +%ld)",
 	       n_short, ROUNDS, d_short / 1e6, n_long, ROUNDS,
-	       none ? "none" : "preemptible", cal, n_auto, ROUNDS);
+	       none ? "none" : "preemptible", cal, n_auto, ROUNDS,
+	       n_take, ROUNDS, d_take / 1e6, take1 - take0);
 }

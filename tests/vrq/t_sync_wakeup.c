@@ -39,38 +39,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Sum of the sync_kept column of /proc/vrq_stats (-1 if absent). */
-static long sync_kept(void)
-{
-	char buf[8192], *line, *save = NULL;
-	long sum = 0, v;
-	int col = -1;
-
-	if (tl_read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f, *s2 = NULL;
-		int i = 0;
-
-		if (line[0] == '#') {
-			for (f = strtok_r(line + 1, " ", &s2); f;
-			     f = strtok_r(NULL, " ", &s2), i++)
-				if (!strcmp(f, "sync_kept"))
-					col = i;
-			continue;
-		}
-		if (col < 0 || strncmp(line, "cpu", 3))
-			continue;
-		for (f = strtok_r(line, " ", &s2); f && i < col;
-		     f = strtok_r(NULL, " ", &s2))
-			i++;
-		if (f && sscanf(f, "%ld", &v) == 1)
-			sum += v;
-	}
-	return col < 0 ? -1 : sum;
-}
-
 /* Trials in which R ran inside W's burn, with the sysctl at @mode. */
 static int run_trials(int mode, long *kept)
 {
@@ -80,7 +48,7 @@ static int run_trials(int mode, long *kept)
 
 	if (write_long(KNOB, mode))
 		finish(FAIL, "cannot set %s to %d", KNOB, mode);
-	k0 = sync_kept();
+	k0 = vrq_stats_column("sync_kept");
 	for (i = 0; i < TRIALS; i++) {
 		atomic_store(&ran, 0);
 		if (write(data_fd[1], &c, 1) != 1)
@@ -90,7 +58,7 @@ static int run_trials(int mode, long *kept)
 		if (read(ack_fd[0], &c, 1) != 1)
 			finish(FAIL, "reader gone");
 	}
-	*kept = sync_kept() - k0;
+	*kept = vrq_stats_column("sync_kept") - k0;
 	return inside;
 }
 
@@ -104,7 +72,7 @@ int main(void)
 	test_name = "sync_wakeup";
 	require_vrq();
 	old = read_knob(KNOB);
-	if (sync_kept() < 0)
+	if (vrq_stats_column("sync_kept") < 0)
 		finish(FAIL, "/proc/vrq_stats has no sync_kept column");
 	n = tl_usable_cpus(cpus, 64);
 	if (n < 1)

@@ -17,6 +17,8 @@ static const struct {
 	{ "sched_normal_cache_timeout_us", -1, 10000000, -2, 10000001 },
 	{ "sched_batch_cache_timeout_us", 0, 10000000, -1, 10000001 },
 	{ "sched_idle_cache_timeout_us", 0, 10000000, -1, 10000001 },
+	{ "sched_idle_takes_cached", 0, 1, -1, 2 },
+	{ "sched_sync_affine", 0, 1, -1, 2 },
 };
 
 int main(void)

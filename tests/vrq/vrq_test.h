@@ -175,4 +175,40 @@ static inline long vrq_stat(const char *key)
 	return -1;
 }
 
+/*
+ * Sum over the CPUs of one per-CPU counter of /proc/vrq_stats, the column
+ * named @name in the "# cpu ..." header; -1 when there is no such column.
+ */
+static inline long vrq_stats_column(const char *name)
+{
+	static char buf[65536];
+	char *line, *save = NULL;
+	long sum = 0, v;
+	int col = -1;
+
+	if (tl_read_file("/proc/vrq_stats", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f, *s2 = NULL;
+		int i = 0;
+
+		if (!strncmp(line, "# cpu ", 6)) {
+			for (f = strtok_r(line + 1, " ", &s2); f;
+			     f = strtok_r(NULL, " ", &s2), i++)
+				if (!strcmp(f, name))
+					col = i;
+			continue;
+		}
+		if (col < 1 || strncmp(line, "cpu", 3))
+			continue;
+		for (f = strtok_r(line, " ", &s2); f && i < col;
+		     f = strtok_r(NULL, " ", &s2))
+			i++;
+		if (f && sscanf(f, "%ld", &v) == 1)
+			sum += v;
+	}
+	return col < 1 ? -1 : sum;
+}
+
 #endif
