@@ -39,13 +39,14 @@
  * is rr_interval. When the slice runs out (at a tick: less than half a
  * tick left; at a switch: less than 100us) the slice is refilled, a new
  * deadline is set and the CPU reschedules. The new deadline is the old one
- * plus the offset, kept between now and now + offset (BFS: now + offset,
- * kernel.sched_deadline_carry=0): a CPU hog gets BFS's deadline, and a
- * task that used its slice over more than one offset of time keeps waking
- * ahead of the hogs instead of waiting behind them. A forked child takes
- * half of its parent's slice and a fresh deadline, or the parent's if that
- * is later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
- * at each reschedule and never preempt on wakeup. SCHED_IDLE tasks
+ * plus the offset, kept between now and now + offset (carry 1), or now +
+ * offset less the time slept during the slice (carry 2, the sleep credit),
+ * or now + offset (BFS, carry 0): a CPU hog gets BFS's deadline, and a task
+ * that slept keeps waking ahead of the hogs instead of waiting behind them
+ * (see vrq_renew()). A forked child takes half of its parent's slice and a
+ * fresh deadline, or the parent's if that is later, so forking gains
+ * nothing. SCHED_BATCH tasks get a fresh deadline at each reschedule and
+ * never preempt on wakeup. SCHED_IDLE tasks
  * run only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after
  * waiting a second in the queue (so a lock holder cannot starve forever).
@@ -144,6 +145,8 @@ enum {
 #define VRQ_TICK_RESCHED_NS	max_t(s64, VRQ_RESCHED_NS, TICK_NSEC / 2)
 /* "Unlimited" cache timeout, and the SCHED_IDLE starvation limit. */
 #define VRQ_LONG_NS		NSEC_PER_SEC
+/* The sleep credit's bound before vrq_renew() caps it at one offset. */
+#define VRQ_SLEPT_MAX_NS	(100ULL * NSEC_PER_SEC)
 /* Queue entries the idle-kick scan looks at. */
 #define VRQ_KICK_SCAN		32
 
@@ -270,32 +273,44 @@ static inline void vrq_refill(struct task_struct *p)
 {
 	p->vrq.time_slice = vrq_rr_ns();
 	p->vrq.deadline = vrq_niffies + vrq_prio_offset(p);
+	p->vrq.slept = 0;
 }
 
 /*
  * The slice ran out: a fresh slice, and the next deadline. BFS sets it to
- * now + offset. With kernel.sched_deadline_carry (the default) it is the
- * old deadline + offset, kept between now and now + offset. A CPU hog's
- * old deadline + offset lies beyond now + offset, so it gets BFS's
- * deadline. A task that used its last slice over more than one offset of
- * time (at most rr_interval per offset: 15 % of a CPU at nice 0) gets a
- * deadline no later than now, and keeps waking ahead of the hogs instead
- * of waiting up to two of their slices behind them. No task gains more
- * than that share by sleeping: a task that runs more keeps being pushed
- * to now + offset, like a hog.
+ * now + offset (kernel.sched_deadline_carry=0).
+ *
+ * With carry 1 it is the old deadline + offset, kept between now and
+ * now + offset. A CPU hog's old deadline + offset lies beyond now + offset,
+ * so it gets BFS's deadline. A task that used its last slice over more
+ * than one offset of time (at most rr_interval per offset: 15 % of a CPU
+ * at nice 0) keeps waking ahead of the hogs instead of waiting up to two
+ * of their slices behind them. A task that needs more than that, a video
+ * frame every 16 ms say, renews like a hog.
+ *
+ * With carry 2, the sleep credit, it is now + offset less the time the
+ * task slept while the slice lasted, at most one offset. Time spent waiting
+ * in the queue earns nothing, so hogs get now + offset. Sleep counts as if
+ * the task had waited in the queue for its turn: it moves the task that
+ * far ahead in deadline order, and its turn comes round no sooner than a
+ * hog's would have, so sleeping does not buy more than a fair share.
  */
 static inline void vrq_renew(struct task_struct *p)
 {
+	int carry = READ_ONCE(sysctl_deadline_carry);
 	u64 offset = vrq_prio_offset(p);
+	u64 late = vrq_niffies + offset;
 	u64 dl = p->vrq.deadline + offset;
 
-	if (!READ_ONCE(sysctl_deadline_carry) ||
-	    (s64)(dl - (vrq_niffies + offset)) > 0)
-		dl = vrq_niffies + offset;
+	if (carry == 2)
+		dl = late - min(p->vrq.slept, offset);
+	else if (!carry || (s64)(dl - late) > 0)
+		dl = late;
 	else if ((s64)(dl - vrq_niffies) < 0)
 		dl = vrq_niffies;
 	p->vrq.time_slice = vrq_rr_ns();
 	p->vrq.deadline = dl;
+	p->vrq.slept = 0;
 }
 
 /* The calibrated NORMAL cache timeout: 1 ms..4 x rr_interval. */
@@ -837,6 +852,11 @@ static void vrq_account_dequeue(struct rq *rq, struct task_struct *p)
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	vrq_update_niffies(rq);
+	/* The sleep credit (carry 2); kept finite, vrq_renew() caps it. */
+	if ((flags & ENQUEUE_WAKEUP) &&
+	    (s64)(vrq_niffies - p->vrq.slept_at) > 0)
+		p->vrq.slept = min_t(u64, p->vrq.slept + vrq_niffies -
+				     p->vrq.slept_at, VRQ_SLEPT_MAX_NS);
 	if (p->vrq.time_slice <= 0)
 		vrq_renew(p);
 	p->vrq.flags |= VRQ_F_ENQUEUED;
@@ -850,8 +870,10 @@ static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		vrq_update_curr(rq);
 	vrq_queue_del(p);
 	p->vrq.flags &= ~VRQ_F_ENQUEUED;
-	if (flags & DEQUEUE_SLEEP)
+	if (flags & DEQUEUE_SLEEP) {
 		p->vrq.cached_cpu = -1;
+		p->vrq.slept_at = vrq_niffies;
+	}
 	vrq_account_dequeue(rq, p);
 	return true;
 }
@@ -1303,6 +1325,8 @@ static void task_fork_fair(struct task_struct *p)
 	RB_CLEAR_NODE(&p->vrq.node);
 	p->vrq.on_queue = 0;
 	p->vrq.flags = 0;
+	p->vrq.slept = 0;
+	p->vrq.slept_at = vrq_niffies;
 	p->vrq.level = VRQ_LEVEL_NORMAL;
 
 	/*
@@ -1583,7 +1607,7 @@ static struct ctl_table vrq_sysctls[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
+		.extra2		= SYSCTL_TWO,
 	},
 	{
 		.procname	= "sched_normal_cache_timeout_us",

@@ -10,6 +10,7 @@ code_sysctls() {
 		sub(/,$/, "", s)
 		if (s == "SYSCTL_ZERO") return 0
 		if (s == "SYSCTL_ONE") return 1
+		if (s == "SYSCTL_TWO") return 2
 		if (s == "SYSCTL_ONE_HUNDRED") return 100
 		sub("&", "", s)
 		return (s in v) ? v[s] : "?" s

@@ -9,7 +9,7 @@
  *	kernel.rr_interval                      1..1000     default 6
  *	kernel.yield_type                       0..2        default 2
  *	kernel.sched_sync_preempt               0..1        default 0
- *	kernel.sched_deadline_carry             0..1        default 1
+ *	kernel.sched_deadline_carry             0..2        default 1
  *	kernel.sched_normal_cache_timeout_us   -1..10^7     default -1
  *	kernel.sched_batch_cache_timeout_us     0..10^7     default 10^6
  *	kernel.sched_idle_cache_timeout_us      0..10^7     default 10^6
@@ -52,7 +52,7 @@ static struct knob vrq_knobs[] = {
 	{ .name = "kernel/rr_interval", .lo = 1, .hi = 1000 },
 	{ .name = "kernel/yield_type", .lo = 0, .hi = 2 },
 	{ .name = "kernel/sched_sync_preempt", .lo = 0, .hi = 1 },
-	{ .name = "kernel/sched_deadline_carry", .lo = 0, .hi = 1 },
+	{ .name = "kernel/sched_deadline_carry", .lo = 0, .hi = 2 },
 	{ .name = "kernel/sched_normal_cache_timeout_us", .lo = -1, .hi = 10000000 },
 	{ .name = "kernel/sched_batch_cache_timeout_us", .lo = 0, .hi = 10000000 },
 	{ .name = "kernel/sched_idle_cache_timeout_us", .lo = 0, .hi = 10000000 },

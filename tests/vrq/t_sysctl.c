@@ -13,7 +13,7 @@ static const struct {
 	{ "rr_interval", 1, 1000, 0, 1001 },
 	{ "yield_type", 0, 2, -1, 3 },
 	{ "sched_sync_preempt", 0, 1, -1, 2 },
-	{ "sched_deadline_carry", 0, 1, -1, 2 },
+	{ "sched_deadline_carry", 0, 2, -1, 3 },
 	{ "sched_normal_cache_timeout_us", -1, 10000000, -2, 10000001 },
 	{ "sched_batch_cache_timeout_us", 0, 10000000, -1, 10000001 },
 	{ "sched_idle_cache_timeout_us", 0, 10000000, -1, 10000001 },

@@ -11,6 +11,7 @@
 #include "../guest/tlib.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,92 @@ static inline int abba(int i)
 	return (i & 1) ^ ((i / 2) & 1);
 }
 
+/*
+ * How clearly a/n is below b/m: the one-sided two-proportion z statistic
+ * (pooled), 0 when there is nothing to compare.
+ */
+static inline double fewer_z(int a, int n, int b, int m)
+{
+	double p = (double)(a + b) / (n + m), se;
+
+	if (!n || !m || p <= 0 || p >= 1)
+		return 0;
+	se = sqrt(p * (1 - p) * (1.0 / n + 1.0 / m));
+	return ((double)b / m - (double)a / n) / se;
+}
+
+/*
+ * A periodic task pinned to @cpu for @secs: sleep @sleep_us, burn @burn_s
+ * of CPU, over and over. A cycle is late when sleep and burn took more than
+ * @late_ms over their sum; the wait for the CPU may fall in either part.
+ * Returns the late cycles and adds the cycles run to *total.
+ */
+static inline int late_cycles(int cpu, double secs, unsigned int sleep_us,
+			      double burn_s, double late_ms, int *total)
+{
+	double want = sleep_us / 1e6 + burn_s;
+	int fd[2], res[2] = { 0, 0 };
+	pid_t pid;
+
+	if (pipe(fd))
+		finish(FAIL, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		double end, t;
+
+		close(fd[0]);
+		if (tl_pin_tid(0, cpu))
+			_exit(2);
+		end = tl_now() + secs;
+		while ((t = tl_now()) < end) {
+			usleep(sleep_us);
+			tl_burn_cpu(burn_s);
+			res[1]++;
+			if (tl_now() - t - want > late_ms / 1000.0)
+				res[0]++;
+		}
+		if (write(fd[1], res, sizeof(res)) != sizeof(res))
+			_exit(3);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], res, sizeof(res)) != sizeof(res))
+		finish(FAIL, "the periodic task failed");
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	*total += res[1];
+	return res[0];
+}
+
+/*
+ * The verdict of alternating trials of two rules, counted by late_cycles():
+ * late[1] of n[1] cycles were late under the rule tested, named @tested,
+ * late[0] of n[0] under the one it replaces, @base. SKIP when the tested
+ * rule ran under 3/4 of the @expect cycles (the host held the vCPU back,
+ * and the rules cannot be told apart); FAIL when under @ctrl_pct % of the
+ * base rule's cycles were late (the control: the test did not see the wait
+ * at all), or when the tested rule has more than half the base rule's late
+ * share and is not clearly lower either (one-sided z under 2). Returns z.
+ */
+static inline double late_verdict(const int late[2], const int n[2],
+				  int expect, int ctrl_pct,
+				  const char *tested, const char *base)
+{
+	double z;
+
+	if (n[1] < expect * 3 / 4)
+		finish(SKIP, "the host held the vCPU back: %d cycles with %s, of about %d",
+		       n[1], tested, expect);
+	if (late[0] * 100 < n[0] * ctrl_pct)
+		finish(FAIL, "control: with %s only %d/%d cycles were late: the wait is not seen",
+		       base, late[0], n[0]);
+	z = fewer_z(late[1], n[1], late[0], n[0]);
+	if (late[1] * 2 * n[0] > late[0] * n[1] && z < 2.0)
+		finish(FAIL, "%s: %d/%d late cycles against %d/%d with %s (want at most half, or z >= 2: z %.2f)",
+		       tested, late[1], n[1], late[0], n[0], base, z);
+	return z;
+}
+
 /* A non-negative sysctl the test needs: its value, or FAIL. */
 static inline long read_knob(const char *path)
 {
@@ -106,6 +193,40 @@ static inline int write_long(const char *path, long v)
 
 	snprintf(buf, sizeof(buf), "%ld", v);
 	return tl_write_file(path, buf) ? -errno : 0;
+}
+
+#define CARRY_KNOB "/proc/sys/kernel/sched_deadline_carry"
+#define RR_KNOB "/proc/sys/kernel/rr_interval"
+
+/* kernel.sched_deadline_carry and rr_interval as a deadline test found them. */
+static inline long *carry_rr_saved(void)
+{
+	static long saved[2];
+
+	return saved;
+}
+
+static inline void carry_rr_restore(void)
+{
+	write_long(CARRY_KNOB, carry_rr_saved()[0]);
+	write_long(RR_KNOB, carry_rr_saved()[1]);
+}
+
+/*
+ * For the tests of the deadline rule: note kernel.sched_deadline_carry and
+ * rr_interval, put both back on every exit (a SKIP or FAIL included), and
+ * set rr_interval to @rr_ms. Returns the carry setting found.
+ */
+static inline long carry_rr_setup(int rr_ms)
+{
+	long *saved = carry_rr_saved();
+
+	saved[0] = read_knob(CARRY_KNOB);
+	saved[1] = read_long(RR_KNOB, 6);
+	atexit(carry_rr_restore);
+	if (write_long(RR_KNOB, rr_ms))
+		finish(FAIL, "cannot set rr_interval");
+	return saved[0];
 }
 
 static inline void require_vrq(void)
