@@ -19,10 +19,8 @@ DISTRO_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd6
 SRC=$(kernel_src_dir)
 [ -f "$SRC/.vrq/applied.list" ] || die "$SRC is not prepared: run 'make source'"
 OUT=$BUILD/desktop-$sched
-# Options VRQ takes away (scripts/distro-check.sh has the same list and
-# says why); the debug info is dropped from both kernels.
-GONE_VRQ="FAIR_GROUP_SCHED CFS_BANDWIDTH GROUP_SCHED_WEIGHT SCHED_AUTOGROUP
-NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT"
+# The debug info is dropped from both kernels (and VRQ_GONE_OPTIONS, from
+# lib.sh, from the VRQ one).
 GONE_ALL="DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_DWARF4 DEBUG_INFO_BTF
 DEBUG_INFO_BTF_MODULES DEBUG_INFO_COMPRESSED DEBUG_INFO_COMPRESSED_NONE
 PAHOLE_HAS_SPLIT_BTF PAHOLE_HAS_LANG_EXCLUDE MODULE_ALLOW_BTF_MISMATCH
@@ -31,9 +29,6 @@ GDB_SCRIPTS DEBUG_INFO_SPLIT DEBUG_INFO_REDUCED"
 t0=$(date +%s)
 step() {
 	note "[desktop-kernel $sched $(fmt_secs $(($(date +%s) - t0)))] $*"
-}
-builtin() {
-	sed -nE 's/^CONFIG_([A-Za-z0-9_]+)=y$/\1/p' "$1" | sort
 }
 
 mkdir -p "$OUT"
@@ -68,8 +63,8 @@ while read -r line; do
 	esac
 done < <(cat "${frags[@]}")
 gone=$GONE_ALL
-[ "$sched" = cfs ] || gone+=" $GONE_VRQ"
-lost=$(comm -23 <(builtin "$OUT/debian.config") <(builtin "$tmp") | grep -vxF -f <(printf '%s\n' $gone) || true)
+[ "$sched" = cfs ] || gone+=" $VRQ_GONE_OPTIONS"
+lost=$(comm -23 <(config_on "$OUT/debian.config" y) <(config_on "$tmp" y) | grep -vxF -f <(printf '%s\n' $gone) || true)
 if [ -n "$lost" ]; then
 	echo "error: built-in options of Debian's config that the $sched desktop kernel lost:" >&2
 	printf '  CONFIG_%s\n' $lost >&2
@@ -77,7 +72,7 @@ if [ -n "$lost" ]; then
 fi
 [ $bad = 0 ] || die "desktop config for $sched failed its checks ($tmp)"
 if cmp -s "$tmp" "$OUT/.config"; then rm -f "$tmp"; else mv "$tmp" "$OUT/.config"; fi
-step "config ok: $(builtin "$OUT/.config" | wc -l) built-in options (Debian: $(builtin "$OUT/debian.config" | wc -l))," \
+step "config ok: $(config_on "$OUT/.config" y | wc -l) built-in options (Debian: $(config_on "$OUT/debian.config" y | wc -l))," \
 	"$(grep -c '=m$' "$OUT/.config") modules (Debian: $(grep -c '=m$' "$OUT/debian.config"))"
 
 exec 9>"$OUT/.build.lock"

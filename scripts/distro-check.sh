@@ -13,10 +13,6 @@ DISTRO_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd6
 LINK=${LINK:-0}
 SRC=$(kernel_src_dir)
 OUT=$BUILD/distro-vrq
-# The options Kconfig.vrq takes away (and the ones that only exist with
-# them): they must be off after olddefconfig.
-GONE="FAIR_GROUP_SCHED CFS_BANDWIDTH GROUP_SCHED_WEIGHT SCHED_AUTOGROUP
-NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT"
 # What a desktop kernel carries that VRQ must build with, named in the
 # output; the check below covers every other option Debian turns on too.
 KEPT="SMP NUMA HOTPLUG_CPU SCHED_SMT SCHED_MC CGROUPS CGROUP_SCHED CPUSETS
@@ -33,11 +29,6 @@ grep -q '^config SCHED_VRQ' "$SRC/kernel/Kconfig.vrq" 2>/dev/null ||
 t0=$(date +%s)
 step() {
 	note "[distro-check $(fmt_secs $(($(date +%s) - t0)))] $*"
-}
-
-# on CONFIG_FILE: the options set to y or m, one name a line, sorted.
-on() {
-	sed -nE 's/^CONFIG_([A-Za-z0-9_]+)=[ym]$/\1/p' "$1" | sort
 }
 
 mkdir -p "$OUT"
@@ -60,7 +51,7 @@ fi
 bad=0
 grep -qx 'CONFIG_SCHED_VRQ=y' "$OUT/.config" ||
 	{ echo "error: CONFIG_SCHED_VRQ=y did not survive olddefconfig" >&2; bad=1; }
-for o in $GONE; do
+for o in $VRQ_GONE_OPTIONS; do
 	if grep -qE "^CONFIG_$o=" "$OUT/.config"; then
 		echo "error: CONFIG_$o is still on with VRQ: $(grep -E "^CONFIG_$o=" "$OUT/.config")" >&2
 		bad=1
@@ -82,16 +73,16 @@ for o in $KEPT; do
 done
 # Every option Debian turns on that olddefconfig turned off must be one of
 # the expected ones.
-lost=$(comm -23 <(on "$OUT/debian.config") <(on "$OUT/.config") |
-	grep -vxF -f <(printf '%s\n' $GONE) || true)
+lost=$(comm -23 <(config_on "$OUT/debian.config") <(config_on "$OUT/.config") |
+	grep -vxF -f <(printf '%s\n' $VRQ_GONE_OPTIONS) || true)
 if [ -n "$lost" ]; then
 	echo "error: options on in Debian's config that VRQ turned off unexpectedly:" >&2
 	printf '  CONFIG_%s\n' $lost >&2
 	bad=1
 fi
 [ $bad = 0 ] || die "distro config check failed (config: $OUT/.config)"
-step "config ok: SCHED_VRQ=y, the $(echo $GONE | wc -w) CFS-only options off," \
-	"every other option Debian turns on still on ($(on "$OUT/.config" | wc -l) on)"
+step "config ok: SCHED_VRQ=y, the $(echo $VRQ_GONE_OPTIONS | wc -w) CFS-only options off," \
+	"every other option Debian turns on still on ($(config_on "$OUT/.config" | wc -l) on)"
 
 step "make prepare (-j${JOBS:-$(nproc)})"
 kernel_make "$OUT" "$OUT/prepare.log" prepare

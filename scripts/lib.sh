@@ -25,6 +25,19 @@ check_sched() {
 	die "unknown SCHED='$1' (valid: $VALID_SCHEDS)"
 }
 
+# The config options Kconfig.vrq takes away (and the ones that only exist
+# with them): off in a VRQ kernel after olddefconfig, whatever the base
+# config had (scripts/distro-check.sh, scripts/desktop-kernel.sh).
+# shellcheck disable=SC2034 # used by the scripts that source this
+VRQ_GONE_OPTIONS="FAIR_GROUP_SCHED CFS_BANDWIDTH GROUP_SCHED_WEIGHT SCHED_AUTOGROUP
+NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT"
+
+# config_on CONFIG_FILE [VALUES]: the options set to one of VALUES (default
+# ym: built in or a module; y: built in only), one name a line, sorted.
+config_on() {
+	sed -nE "s/^CONFIG_([A-Za-z0-9_]+)=[${2:-ym}]\$/\1/p" "$1" | sort
+}
+
 # kernel_build_dir SCHED [FLAVOUR]: build/<sched>[-debug|-lockstat];
 # FLAVOUR 0 (the benchmark kernel), 1 (debug) or lockstat
 kernel_build_dir() {

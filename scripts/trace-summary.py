@@ -21,11 +21,11 @@ and, with --ops N (e.g. messages sent), each count per operation.
 Python 3 standard library only.
 """
 import argparse
-import re
+import os
 import sys
 
-LINE = re.compile(r"^\s*.+?-(?P<tid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+(?P<ts>\d+\.\d+):\s+"
-                  r"(?P<ev>sched_\w+):\s+(?P<rest>.*)$")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sched_trace  # noqa: E402  (scripts/sched_trace.py)
 
 
 def summarise(path):
@@ -34,40 +34,31 @@ def summarise(path):
     first = last = None
     since = {}          # cpu -> (ts of its last switch, idle?)
     idle = busy = 0.0
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            ev, cpu, ts, rest = m.group("ev"), int(m.group("cpu")), float(m.group("ts")), m.group("rest")
-            first = ts if first is None else first
-            last = ts
-            if ev == "sched_waking":
-                pid = re.search(r" pid=(\d+)", rest)
-                if pid:
-                    waking_cpu[pid.group(1)] = cpu
-            elif ev in ("sched_wakeup", "sched_wakeup_new"):
-                pid = re.search(r" pid=(\d+)", rest)
-                tgt = re.search(r"target_cpu=(\d+)", rest)
-                n["wakeups"] += 1
-                if pid and tgt and pid.group(1) in waking_cpu and \
-                        waking_cpu.pop(pid.group(1)) != int(tgt.group(1)):
-                    n["remote_wakeups"] += 1
-            elif ev == "sched_switch":
-                n["switches"] += 1
-                st = re.search(r"prev_state=(\S+)", rest)
-                if st and st.group(1).startswith("R"):
-                    n["preempted"] += 1
-                if cpu in since:
-                    t0, was_idle = since[cpu]
-                    if was_idle:
-                        idle += ts - t0
-                    else:
-                        busy += ts - t0
-                nxt = re.search(r"next_pid=(\d+)", rest)
-                since[cpu] = (ts, nxt is not None and nxt.group(1) == "0")
-            elif ev == "sched_migrate_task":
-                n["migrations"] += 1
+    for ev, cpu, ts, d, _, _ in sched_trace.events(path):
+        first = ts if first is None else first
+        last = ts
+        if ev == "sched_waking":
+            if "pid" in d:
+                waking_cpu[d["pid"]] = cpu
+        elif ev in ("sched_wakeup", "sched_wakeup_new"):
+            pid, tgt = d.get("pid"), d.get("target_cpu")
+            n["wakeups"] += 1
+            if pid is not None and tgt is not None and pid in waking_cpu and \
+                    waking_cpu.pop(pid) != int(tgt):
+                n["remote_wakeups"] += 1
+        elif ev == "sched_switch":
+            n["switches"] += 1
+            if d.get("prev_state", "").startswith("R"):
+                n["preempted"] += 1
+            if cpu in since:
+                t0, was_idle = since[cpu]
+                if was_idle:
+                    idle += ts - t0
+                else:
+                    busy += ts - t0
+            since[cpu] = (ts, d.get("next_pid") == "0")
+        elif ev == "sched_migrate_task":
+            n["migrations"] += 1
     if first is None:
         raise ValueError("%s has no sched events" % path)
     return {

@@ -19,36 +19,20 @@ Prints a markdown summary. Python 3 standard library only.
 """
 import argparse
 import collections
-import re
+import os
 import statistics
 import sys
 
-LINE = re.compile(r"^\s*(?P<task>.+?)-(?P<tid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+(?P<ts>\d+\.\d+):\s+"
-                  r"(?P<ev>sched_\w+):\s+(?P<rest>.*)$")
-FIELD = re.compile(r"(\w+)=(\S+)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sched_trace  # noqa: E402  (scripts/sched_trace.py)
+
+EVENTS = ("sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking")
 
 
 def events(path):
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            ev = m.group("ev")
-            rest = m.group("rest")
-            if ev == "sched_switch":
-                prev, _, nxt = rest.partition(" ==> ")
-                d = {"prev_" + k if not k.startswith("prev_") else k: v for k, v in FIELD.findall(prev)}
-                d.update(FIELD.findall(nxt))
-                # the comm may hold spaces: take it from the text before prev_pid/next_pid
-                d["prev_comm"] = re.search(r"prev_comm=(.*?) prev_pid=", prev).group(1)
-                d["next_comm"] = re.search(r"next_comm=(.*?) next_pid=", nxt).group(1)
-            elif ev in ("sched_wakeup", "sched_wakeup_new", "sched_waking"):
-                d = dict(FIELD.findall(rest))
-                d["comm"] = re.search(r"comm=(.*?) pid=", rest).group(1)
-            else:
-                continue
-            yield ev, int(m.group("cpu")), float(m.group("ts")), d
+    for e in sched_trace.events(path):
+        if e.ev in EVENTS:
+            yield e.ev, e.cpu, e.ts, e.fields
 
 
 def pct(xs, q):
