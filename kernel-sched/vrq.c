@@ -76,8 +76,9 @@
  * CPU does not preempt the waker while kernel.sched_sync_preempt is 0 (the
  * default): the waker says it will sleep soon, and a writer then hands over
  * the CPU once per batch rather than once per message. Set to 1 it behaves
- * as BFS did. With kernel.sched_sync_affine set, a sync wakeup that finds
- * no idle CPU stays on the waker's CPU rather than preempting another.
+ * as BFS did. With kernel.sched_sync_affine at 1 (the default), a sync
+ * wakeup that finds no idle CPU stays on the waker's CPU rather than
+ * preempting another; 0 is BFS's rule.
  *
  * SCHED_ISO (policy 4), BFS's soft real-time policy: ISO tasks run ahead
  * of NORMAL while all of them together used at most kernel.iso_cpu percent
@@ -179,7 +180,7 @@ static int sysctl_idle_cache_us = 1000000;
 /* May a CPU with nothing to run take a task cache hot on a busy CPU? */
 static int sysctl_idle_takes_cached;
 /* Does a sync wakeup that finds no idle CPU stay on the waker's CPU? */
-static int sysctl_sync_affine;
+static int sysctl_sync_affine = 1;
 static int sysctl_iso_cpu = 70;				/* percent */
 static int sysctl_rt_to_iso = 1;
 
@@ -1783,8 +1784,8 @@ __init void init_sched_fair_class(void)
 
 	sysctl_sched_base_slice = (unsigned int)vrq_rr_ns();
 
-	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d deadline_carry=%d cache timeouts normal=auto batch=%dus idle=%dus iso_cpu=%d%%\n",
+	pr_info("sched: VRQ CPU scheduler: rr_interval=%dms yield_type=%d sync_preempt=%d sync_affine=%d deadline_carry=%d cache timeouts normal=auto batch=%dus idle=%dus iso_cpu=%d%%\n",
 		sysctl_rr_interval, sysctl_yield_type, sysctl_sync_preempt,
-		sysctl_deadline_carry,
+		sysctl_sync_affine, sysctl_deadline_carry,
 		sysctl_batch_cache_us, sysctl_idle_cache_us, sysctl_iso_cpu);
 }

@@ -14,7 +14,7 @@
  *	kernel.sched_batch_cache_timeout_us     0..10^7     default 10^6
  *	kernel.sched_idle_cache_timeout_us      0..10^7     default 10^6
  *	kernel.sched_idle_takes_cached          0..1        default 0
- *	kernel.sched_sync_affine                0..1        default 0
+ *	kernel.sched_sync_affine                0..1        default 1
  *
  * tests/vrq/t_sysctl already writes lo-1 and hi+1 (EINVAL) and lo and hi
  * (accepted). This test covers the rest: values far outside the range and
