@@ -38,14 +38,14 @@
  * with prio_ratio[0] = 128 and each next entry 10% larger. The time slice
  * is rr_interval. When the slice runs out (at a tick: less than half a
  * tick left; at a switch: less than 100us) the slice is refilled, a new
- * deadline is set and the CPU reschedules. The new deadline is the old one
- * plus the offset, kept between now and now + offset (carry 1), or now +
- * offset less the time slept during the slice (carry 2, the sleep credit),
- * or now + offset (BFS, carry 0): a CPU hog gets BFS's deadline, and a task
- * that slept keeps waking ahead of the hogs instead of waiting behind them
- * (see vrq_renew()). A forked child takes half of its parent's slice and a
- * fresh deadline, or the parent's if that is later, so forking gains
- * nothing. SCHED_BATCH tasks get a fresh deadline at each reschedule and
+ * deadline is set and the CPU reschedules. The new deadline is now +
+ * offset less the time slept during the slice (carry 2, the sleep credit,
+ * the default), or the old one plus the offset, kept between now and now +
+ * offset (carry 1), or now + offset (BFS, carry 0): a CPU hog gets BFS's
+ * deadline, and a task that slept keeps waking ahead of the hogs instead
+ * of waiting behind them (see vrq_renew()). A forked child takes half of
+ * its parent's slice and a fresh deadline, or the parent's if that is
+ * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline at each reschedule and
  * never preempt on wakeup. SCHED_IDLE tasks
  * run only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after
@@ -171,7 +171,7 @@ static bool vrq_iso_throttled;
 static int sysctl_rr_interval = 6;			/* ms */
 static int sysctl_yield_type = 2;
 static int sysctl_sync_preempt;
-static int sysctl_deadline_carry = 1;
+static int sysctl_deadline_carry = 2;
 static int sysctl_normal_cache_us = -1;			/* -1: automatic */
 /* The automatic NORMAL cache timeout in 1/1024 of rr_interval (at boot). */
 static unsigned int vrq_auto_cache_scale = 1024;
@@ -289,8 +289,8 @@ static inline void vrq_refill(struct task_struct *p)
  * of their slices behind them. A task that needs more than that, a video
  * frame every 16 ms say, renews like a hog.
  *
- * With carry 2, the sleep credit, it is now + offset less the time the
- * task slept while the slice lasted, at most one offset. Time spent waiting
+ * With carry 2 (the default), the sleep credit, it is now + offset less
+ * the time the task slept while the slice lasted, at most one offset. Time spent waiting
  * in the queue earns nothing, so hogs get now + offset. Sleep counts as if
  * the task had waited in the queue for its turn: it moves the task that
  * far ahead in deadline order, and its turn comes round no sooner than a

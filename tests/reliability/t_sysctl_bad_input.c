@@ -9,7 +9,7 @@
  *	kernel.rr_interval                      1..1000     default 6
  *	kernel.yield_type                       0..2        default 2
  *	kernel.sched_sync_preempt               0..1        default 0
- *	kernel.sched_deadline_carry             0..2        default 1
+ *	kernel.sched_deadline_carry             0..2        default 2
  *	kernel.sched_normal_cache_timeout_us   -1..10^7     default -1
  *	kernel.sched_batch_cache_timeout_us     0..10^7     default 10^6
  *	kernel.sched_idle_cache_timeout_us      0..10^7     default 10^6
