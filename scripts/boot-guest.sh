@@ -14,8 +14,10 @@
 # log goes to DIR/serial.log and the command's output to DIR/output.txt.
 # KVM is probed once with a short timed boot (on these machines /dev/kvm
 # exists but guests hang) and TCG is used when it fails; ACCEL=kvm|tcg skips
-# the probe. Exit status: the command's, or 1 on a timeout, a missing CPU or
-# a kernel splat (WARNING, BUG, lockdep, RCU stall, hung task, lockup).
+# the probe. TCG_THREADS=single runs every vCPU on one host thread
+# (default multi: a thread a vCPU). Exit status: the command's, or 1 on a
+# timeout, a missing CPU or a kernel splat (WARNING, BUG, lockdep, RCU
+# stall, hung task, lockup).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -130,11 +132,15 @@ if [ -z "$accel" ]; then
 fi
 case "$accel" in
 kvm) qaccel=kvm ;;
-tcg) qaccel=tcg,thread=multi ;;
+tcg)
+	case "${TCG_THREADS:-multi}" in single | multi) ;;
+	*) die "TCG_THREADS must be single or multi, not '$TCG_THREADS'" ;; esac
+	qaccel=tcg,thread=${TCG_THREADS:-multi}
+	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
 echo "$accel" >"$out/accel"
-note "booting $kernel accel=$accel cpus=$cpus preempt=$preempt timeout=${timeout}s"
+note "booting $kernel accel=$qaccel cpus=$cpus preempt=$preempt timeout=${timeout}s"
 
 start=$(date +%s)
 rc=0

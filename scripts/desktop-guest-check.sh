@@ -5,7 +5,8 @@
 #   checks.txt      "NAME ok|FAIL|INFO detail" a line
 #   state.txt       systemctl is-system-running; failed.txt the failed units
 #   controllers.txt cgroup v2 controllers; analyze.txt systemd-analyze time
-#   journal.txt     this boot's journal (the host scans it for splats)
+#   journal.txt     this boot's journal; journal-kernel.txt its kernel
+#                   messages (the host scans them for splats)
 #   frameprobe.txt  the frame probe beside stress-ng
 # Exit status: 0 when every check is ok (INFO lines are figures, not checks).
 # usage: desktop-guest-check.sh RESULTSDIR    (run by vrq-check.service)
@@ -69,6 +70,26 @@ esac
 cat /sys/fs/cgroup/cgroup.controllers >"$R/controllers.txt" 2>&1
 say cgroup_controllers INFO "$(cat "$R/controllers.txt")"
 
+# 3b. What the cpu controller offers, and what systemd does with a unit
+# that asks for CPU weight and quota (VRQ has neither, see docs/install.md).
+cpu_files=$(cd /sys/fs/cgroup/system.slice 2>/dev/null && ls -d cpu.* 2>/dev/null | tr '\n' ' ')
+say cpu_files INFO "system.slice: ${cpu_files:-no cpu.* files}"
+if systemd-run --quiet --unit=vrq-weight -p CPUWeight=50 -p CPUQuota=50% sleep 60; then
+	sleep 1
+	st=$(systemctl show -p ActiveState --value vrq-weight)
+	cg=/sys/fs/cgroup/system.slice/vrq-weight.service
+	w=$(cat "$cg/cpu.weight" 2>/dev/null || echo absent)
+	q=$(cat "$cg/cpu.max" 2>/dev/null || echo absent)
+	systemctl stop vrq-weight >/dev/null 2>&1
+	if [ "$st" = active ]; then
+		say unit_cpuweight ok "unit $st; cpu.weight $w; cpu.max $q"
+	else
+		say unit_cpuweight FAIL "CPUWeight=50 CPUQuota=50%: unit '$st'"
+	fi
+else
+	say unit_cpuweight FAIL "systemd-run -p CPUWeight=50 -p CPUQuota=50% failed"
+fi
+
 # 4. Policies and nice through systemd units, checked in /proc and by chrt.
 # unit_check NAME PROPERTY WANT_POLICY WANT_NICE
 unit_check() {
@@ -82,7 +103,7 @@ unit_check() {
 	chrt_out=$(chrt -p "$pid" 2>&1 | head -1)
 	systemctl stop "vrq-$name" >/dev/null 2>&1
 	if [ "$pol" = "$want" ] && [ "$ni" = "$nice" ] && [[ $chrt_out == *"$(chrt_name "$want")"* ]]; then
-		say "unit_$name" ok "$prop: /proc/$pid/sched policy $pol, nice $ni; chrt: $chrt_out"
+		say "unit_$name" ok "policy $pol, nice $ni; chrt: ${chrt_out##*: }"
 	else
 		say "unit_$name" FAIL "$prop: policy '$pol' (want $want), nice '$ni' (want $nice); chrt: $chrt_out"
 	fi
@@ -98,7 +119,7 @@ unit_check nice19 Nice=19 0 19
 for f in B:SCHED_BATCH D:SCHED_IDLE N:SCHED_OTHER; do
 	out=$(schedtool -"${f%%:*}" -e chrt -p 0 2>&1 | head -1)
 	if [[ $out == *"${f#*:}" ]]; then
-		say "schedtool_${f%%:*}" ok "schedtool -${f%%:*}: $out"
+		say "schedtool_${f%%:*}" ok "chrt: ${out##*: }"
 	else
 		say "schedtool_${f%%:*}" FAIL "schedtool -${f%%:*}: '$out', want ${f#*:}"
 	fi
@@ -112,7 +133,7 @@ if [ -x "$probe" ]; then
 	sleep 2
 	iters=$("$probe" --calibrate 2000)
 	if timeout 60 "$probe" --iters "$iters" --hz 60 --frames 1200 >"$R/frameprobe.txt" 2>&1; then
-		say load ok "frame probe beside stress-ng --cpu $((2 * ncpu)): $(awk '$1 == "pct_met" || $1 == "late_p99_us" { printf "%s %s ", $1, $2 }' "$R/frameprobe.txt")"
+		say load ok "beside stress-ng --cpu $((2 * ncpu)): $(awk '$1 == "pct_met" || $1 == "late_p99_us" { printf "%s %s ", $1, $2 }' "$R/frameprobe.txt")"
 	else
 		say load FAIL "the frame probe did not finish beside stress-ng"
 	fi
@@ -122,5 +143,6 @@ else
 fi
 
 journalctl -b --no-pager -o short-monotonic >"$R/journal.txt" 2>&1
+journalctl -k -b --no-pager -o short-monotonic >"$R/journal-kernel.txt" 2>&1
 say summary INFO "$fails failed checks"
 [ $fails = 0 ]

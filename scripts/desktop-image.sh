@@ -69,7 +69,9 @@ if [ $rebuild = 1 ] || [ "$(cat "$D/rootfs.recipe" 2>/dev/null)" != "$recipe" ];
 fi
 
 # The disk: the root tree + the desktop kernels' modules, from scratch.
-rm -rf "$ROOT/lib/modules"/*-desktop
+# (minbase has no /lib/modules: the image's only modules are these.)
+rm -rf "$ROOT/lib/modules"
+mkdir -p "$ROOT/lib/modules"
 for m in "$BUILD"/desktop-*/modules/lib/modules/*; do
 	[ -d "$m" ] && cp -a "$m" "$ROOT/lib/modules/"
 done

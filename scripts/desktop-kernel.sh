@@ -24,7 +24,15 @@ OUT=$BUILD/desktop-$sched
 GONE_ALL="DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_DWARF4 DEBUG_INFO_BTF
 DEBUG_INFO_BTF_MODULES DEBUG_INFO_COMPRESSED DEBUG_INFO_COMPRESSED_NONE
 PAHOLE_HAS_SPLIT_BTF PAHOLE_HAS_LANG_EXCLUDE MODULE_ALLOW_BTF_MISMATCH
-GDB_SCRIPTS DEBUG_INFO_SPLIT DEBUG_INFO_REDUCED"
+GDB_SCRIPTS DEBUG_INFO_SPLIT DEBUG_INFO_REDUCED DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT
+PROBE_EVENTS_BTF_ARGS"
+# What configs/desktop.config chooses in place of Debian's: VRQ for CFS
+# (the SCHED_CFS choice, which Debian's config predates), HZ=1000 for
+# HZ=250, full for voluntary preemption (both still boot-time choices of
+# PREEMPT_DYNAMIC), and the idle-only tick for NO_HZ_FULL with the RCU
+# offloading it selects (VRQ has no sched_can_stop_tick() rule yet).
+VRQ_DESKTOP_CHANGES="SCHED_CFS HZ_250 PREEMPT_VOLUNTARY NO_HZ_FULL RCU_NOCB_CPU RCU_LAZY
+CONTEXT_TRACKING_USER VIRT_CPU_ACCOUNTING_GEN"
 
 t0=$(date +%s)
 step() {
@@ -35,20 +43,27 @@ mkdir -p "$OUT"
 frags=("$REPO/configs/desktop-guest.config")
 [ "$sched" = cfs ] || frags+=("$REPO/configs/desktop.config")
 step "config: $(basename "$DISTRO_CONFIG") + ${frags[*]##*/}, modules from desktop-modules.list"
+# The config is made in a scratch object directory: localmodconfig reads
+# and writes <objdir>/.config whatever KCONFIG_CONFIG says, and a failed
+# step must not leave a half-made config where the build reads it.
+CFG=$OUT/.cfg
+rm -rf "$CFG"
+mkdir -p "$CFG"
+tmp=$CFG/.config
 xzcat "$DISTRO_CONFIG" >"$OUT/debian.config"
-tmp=$OUT/.config.new
 cp "$OUT/debian.config" "$tmp"
-make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new olddefconfig >"$OUT/config.log" 2>&1 ||
-	{ cat "$OUT/config.log" >&2; die "olddefconfig of Debian's config failed"; }
-yes '' | make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new \
-	LSMOD="$REPO/configs/desktop-modules.list" localmodconfig >>"$OUT/config.log" 2>&1 ||
-	{ tail -20 "$OUT/config.log" >&2; die "localmodconfig failed"; }
-(cd "$SRC" && KCONFIG_CONFIG="$tmp" scripts/kconfig/merge_config.sh -m -O "$OUT" "$tmp" \
-	"${frags[@]}") >>"$OUT/config.log" 2>&1 ||
-	{ tail -20 "$OUT/config.log" >&2; die "merge_config.sh failed"; }
+kconfig() { # TARGET [VAR=...] -> make TARGET in the scratch dir, logged
+	make -s -C "$SRC" O="$CFG" "$@" >>"$OUT/config.log" 2>&1 ||
+		{ tail -20 "$OUT/config.log" >&2; die "make $1 of the $sched desktop config failed (log: $OUT/config.log)"; }
+}
+: >"$OUT/config.log"
+kconfig olddefconfig
+kconfig localmodconfig LSMOD="$REPO/configs/desktop-modules.list" < <(yes '')
+cp "$tmp" "$OUT/localmod.config"
+(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$CFG" "$tmp" "${frags[@]}") >>"$OUT/config.log" 2>&1 ||
+	{ tail -20 "$OUT/config.log" >&2; die "merge_config.sh failed (log: $OUT/config.log)"; }
 "$SRC/scripts/config" --file "$tmp" --set-str LOCALVERSION "-$sched-desktop"
-make -s -C "$SRC" O="$OUT" KCONFIG_CONFIG=.config.new olddefconfig >>"$OUT/config.log" 2>&1 ||
-	{ tail -20 "$OUT/config.log" >&2; die "olddefconfig failed"; }
+kconfig olddefconfig
 
 # Every fragment option in force; every built-in option of Debian's kept.
 bad=0
@@ -62,18 +77,23 @@ while read -r line; do
 		;;
 	esac
 done < <(cat "${frags[@]}")
+# localmodconfig only turns modules off; the built-in options it takes
+# away with them are the bool sub-options of those modules (a driver's
+# LEDs, a file system's ACLs). The fragments must take away nothing else.
 gone=$GONE_ALL
-[ "$sched" = cfs ] || gone+=" $VRQ_GONE_OPTIONS"
-lost=$(comm -23 <(config_on "$OUT/debian.config" y) <(config_on "$tmp" y) | grep -vxF -f <(printf '%s\n' $gone) || true)
+[ "$sched" = cfs ] || gone+=" $VRQ_GONE_OPTIONS $VRQ_DESKTOP_CHANGES"
+lost=$(comm -23 <(config_on "$OUT/localmod.config" y) <(config_on "$tmp" y) | grep -vxF -f <(printf '%s\n' $gone) || true)
 if [ -n "$lost" ]; then
 	echo "error: built-in options of Debian's config that the $sched desktop kernel lost:" >&2
 	printf '  CONFIG_%s\n' $lost >&2
 	bad=1
 fi
+lmc_lost=$(comm -23 <(config_on "$OUT/debian.config" y) <(config_on "$OUT/localmod.config" y) | wc -l)
 [ $bad = 0 ] || die "desktop config for $sched failed its checks ($tmp)"
-if cmp -s "$tmp" "$OUT/.config"; then rm -f "$tmp"; else mv "$tmp" "$OUT/.config"; fi
+cmp -s "$tmp" "$OUT/.config" || cp "$tmp" "$OUT/.config"
+rm -rf "$CFG"
 step "config ok: $(config_on "$OUT/.config" y | wc -l) built-in options (Debian: $(config_on "$OUT/debian.config" y | wc -l))," \
-	"$(grep -c '=m$' "$OUT/.config") modules (Debian: $(grep -c '=m$' "$OUT/debian.config"))"
+	"$(grep -c '=m$' "$OUT/.config") modules (Debian: $(grep -c '=m$' "$OUT/debian.config")); $lmc_lost bool options of dropped modules went with them"
 
 exec 9>"$OUT/.build.lock"
 flock -n 9 || { note "another build of $OUT is running; waiting for it"; flock 9; }

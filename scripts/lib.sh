@@ -30,7 +30,7 @@ check_sched() {
 # config had (scripts/distro-check.sh, scripts/desktop-kernel.sh).
 # shellcheck disable=SC2034 # used by the scripts that source this
 VRQ_GONE_OPTIONS="FAIR_GROUP_SCHED CFS_BANDWIDTH GROUP_SCHED_WEIGHT SCHED_AUTOGROUP
-NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT"
+NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED SCHED_CORE SCHED_CLASS_EXT SCHED_ENERGY_AWARE"
 
 # config_on CONFIG_FILE [VALUES]: the options set to one of VALUES (default
 # ym: built in or a module; y: built in only), one name a line, sorted.

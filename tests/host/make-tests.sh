@@ -43,6 +43,10 @@ rm -rf "$bench_tmp"
 check "desktop-check rejects DESKTOP_CPUS=0" 1 env DESKTOP_CPUS=0 "$REPO/scripts/desktop-check.sh"
 check "desktop-check rejects DESKTOP_SCHEDS=bfs" 1 env DESKTOP_SCHEDS=bfs "$REPO/scripts/desktop-check.sh"
 check "the error names vrq and cfs" 0 grep -q "'bfs' is not vrq or cfs" "$OUT"
+check "desktop-check rejects DESKTOP_TCG_THREADS=two" 1 env DESKTOP_TCG_THREADS=two "$REPO/scripts/desktop-check.sh"
+check "the error names single and multi" 0 grep -q "must be single or multi, not 'two'" "$OUT"
+check "boot-guest.sh rejects TCG_THREADS=two" 1 env ACCEL=tcg TCG_THREADS=two "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x
+check "and names it" 0 grep -q "TCG_THREADS must be single or multi" "$OUT"
 check "desktop-kernel.sh rejects SCHED=bfs" 1 "$REPO/scripts/desktop-kernel.sh" bfs
 check "desktop-image.sh rejects DESKTOP_SIZE=big" 1 env DESKTOP_SIZE=big "$REPO/scripts/desktop-image.sh"
 check "boot-guest.sh rejects a missing disk image" 1 "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x --disk /nonexistent.img
