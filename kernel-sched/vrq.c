@@ -45,9 +45,9 @@
  * deadline, and a task that slept keeps waking ahead of the hogs instead
  * of waiting behind them (see vrq_renew()). A forked child takes half of
  * its parent's slice and a fresh deadline, or the parent's if that is
- * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline at each reschedule and
- * never preempt on wakeup. SCHED_IDLE tasks
- * run only when nothing else of this class wants the CPU; they count as
+ * later, so forking gains nothing. SCHED_BATCH tasks get a fresh deadline
+ * at each reschedule and never preempt on wakeup. SCHED_IDLE tasks run
+ * only when nothing else of this class wants the CPU; they count as
  * NORMAL while a signal is pending, while exiting or freezing, and after
  * waiting a second in the queue (so a lock holder cannot starve forever).
  *
@@ -290,11 +290,12 @@ static inline void vrq_refill(struct task_struct *p)
  * frame every 16 ms say, renews like a hog.
  *
  * With carry 2 (the default), the sleep credit, it is now + offset less
- * the time the task slept while the slice lasted, at most one offset. Time spent waiting
- * in the queue earns nothing, so hogs get now + offset. Sleep counts as if
- * the task had waited in the queue for its turn: it moves the task that
- * far ahead in deadline order, and its turn comes round no sooner than a
- * hog's would have, so sleeping does not buy more than a fair share.
+ * the time the task slept while the slice lasted, at most one offset. Time
+ * spent waiting in the queue earns nothing, so hogs get now + offset. Sleep
+ * counts as if the task had waited in the queue for its turn: it moves the
+ * task that far ahead in deadline order, and its turn comes round no
+ * sooner than a hog's would have, so sleeping does not buy more than a
+ * fair share.
  */
 static inline void vrq_renew(struct task_struct *p)
 {

@@ -133,9 +133,10 @@ fi
 case "$accel" in
 kvm) qaccel=kvm ;;
 tcg)
-	case "${TCG_THREADS:-multi}" in single | multi) ;;
-	*) die "TCG_THREADS must be single or multi, not '$TCG_THREADS'" ;; esac
-	qaccel=tcg,thread=${TCG_THREADS:-multi}
+	threads=${TCG_THREADS:-multi}
+	case "$threads" in single | multi) ;;
+	*) die "TCG_THREADS must be single or multi, not '$threads'" ;; esac
+	qaccel=tcg,thread=$threads
 	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac

@@ -23,8 +23,9 @@ for s in $SCHEDS; do
 	case "$s" in vrq | cfs) ;; *) die "DESKTOP_SCHEDS: '$s' is not vrq or cfs" ;; esac
 done
 case "$TIMEOUT" in '' | *[!0-9]*) die "DESKTOP_TIMEOUT must be seconds, not '$TIMEOUT'" ;; esac
-case "${DESKTOP_TCG_THREADS:-single}" in single | multi) ;;
-*) die "DESKTOP_TCG_THREADS must be single or multi, not '$DESKTOP_TCG_THREADS'" ;; esac
+TCG_THREADS=${DESKTOP_TCG_THREADS:-single}
+case "$TCG_THREADS" in single | multi) ;;
+*) die "DESKTOP_TCG_THREADS must be single or multi, not '$TCG_THREADS'" ;; esac
 D=$BUILD/desktop
 t0=$(date +%s)
 step() {
@@ -49,7 +50,7 @@ step "image"
 # done, which cross-modifying code under multi-threaded TCG allows and
 # hardware does not; 4 of 4 such boots with one thread passed, at about
 # the same boot time. DESKTOP_TCG_THREADS=multi brings the race back.
-export TCG_THREADS=${DESKTOP_TCG_THREADS:-single}
+export TCG_THREADS
 
 # Each kernel boots with its config's own preemption: full for VRQ
 # (configs/desktop.config), voluntary for EEVDF (Debian's).
