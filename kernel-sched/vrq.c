@@ -646,7 +646,7 @@ static inline void vrq_iso_account(struct task_struct *curr, s64 delta_exec)
  * mainline would refuse it with EPERM for want of RLIMIT_RTPRIO, and not
  * for a task that is real-time already (it keeps mainline's rules).
  */
-bool vrq_rt_to_iso(struct task_struct *p, int policy)
+bool vrq_rt_to_iso(struct task_struct *p)
 {
 	if (!READ_ONCE(sysctl_rt_to_iso) || task_has_rt_policy(p) ||
 	    task_has_dl_policy(p))

@@ -74,29 +74,34 @@ say cgroup_controllers INFO "$(cat "$R/controllers.txt")"
 # that asks for CPU weight and quota (VRQ has neither, see docs/install.md).
 cpu_files=$(cd /sys/fs/cgroup/system.slice 2>/dev/null && ls -d cpu.* 2>/dev/null | tr '\n' ' ')
 say cpu_files INFO "system.slice: ${cpu_files:-no cpu.* files}"
-if systemd-run --quiet --unit=vrq-weight -p CPUWeight=50 -p CPUQuota=50% sleep 60; then
+# unit_start NAME PROPERTY...: run `sleep 60` as the unit vrq-NAME with
+# the properties; a failure is the check unit_NAME's.
+unit_start() {
+	local name=$1 p args=()
+	shift
+	for p; do args+=(-p "$p"); done
+	systemd-run --quiet --unit="vrq-$name" "${args[@]}" sleep 60 ||
+		{ say "unit_$name" FAIL "systemd-run ${args[*]} failed"; return 1; }
 	sleep 1
-	st=$(systemctl show -p ActiveState --value vrq-weight)
-	cg=/sys/fs/cgroup/system.slice/vrq-weight.service
+}
+if unit_start cpuweight CPUWeight=50 CPUQuota=50%; then
+	st=$(systemctl show -p ActiveState --value vrq-cpuweight)
+	cg=/sys/fs/cgroup/system.slice/vrq-cpuweight.service
 	w=$(cat "$cg/cpu.weight" 2>/dev/null || echo absent)
 	q=$(cat "$cg/cpu.max" 2>/dev/null || echo absent)
-	systemctl stop vrq-weight >/dev/null 2>&1
+	systemctl stop vrq-cpuweight >/dev/null 2>&1
 	if [ "$st" = active ]; then
 		say unit_cpuweight ok "unit $st; cpu.weight $w; cpu.max $q"
 	else
 		say unit_cpuweight FAIL "CPUWeight=50 CPUQuota=50%: unit '$st'"
 	fi
-else
-	say unit_cpuweight FAIL "systemd-run -p CPUWeight=50 -p CPUQuota=50% failed"
 fi
 
 # 4. Policies and nice through systemd units, checked in /proc and by chrt.
 # unit_check NAME PROPERTY WANT_POLICY WANT_NICE
 unit_check() {
 	local name=$1 prop=$2 want=$3 nice=$4 pid pol ni chrt_out
-	systemd-run --quiet --unit="vrq-$name" -p "$prop" sleep 60 ||
-		{ say "unit_$name" FAIL "systemd-run -p $prop failed"; return; }
-	sleep 1
+	unit_start "$name" "$prop" || return
 	pid=$(systemctl show -p MainPID --value "vrq-$name")
 	pol=$(awk '$1 == "policy" { print $3 }' "/proc/$pid/sched" 2>/dev/null)
 	ni=$(awk '{ print $19 }' "/proc/$pid/stat" 2>/dev/null)

@@ -52,16 +52,20 @@ mkdir -p "$CFG"
 tmp=$CFG/.config
 xzcat "$DISTRO_CONFIG" >"$OUT/debian.config"
 cp "$OUT/debian.config" "$tmp"
-kconfig() { # TARGET [VAR=...] -> make TARGET in the scratch dir, logged
-	make -s -C "$SRC" O="$CFG" "$@" >>"$OUT/config.log" 2>&1 ||
-		{ tail -20 "$OUT/config.log" >&2; die "make $1 of the $sched desktop config failed (log: $OUT/config.log)"; }
+logged() { # WHAT CMD... -> run CMD with its output in config.log; die if it fails
+	local what=$1
+	shift
+	"$@" >>"$OUT/config.log" 2>&1 ||
+		{ tail -20 "$OUT/config.log" >&2; die "$what failed (log: $OUT/config.log)"; }
+}
+kconfig() { # TARGET [VAR=...] -> make TARGET in the scratch dir
+	logged "make $1 of the $sched desktop config" make -s -C "$SRC" O="$CFG" "$@"
 }
 : >"$OUT/config.log"
 kconfig olddefconfig
 kconfig localmodconfig LSMOD="$REPO/configs/desktop-modules.list" < <(yes '')
 cp "$tmp" "$OUT/localmod.config"
-(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$CFG" "$tmp" "${frags[@]}") >>"$OUT/config.log" 2>&1 ||
-	{ tail -20 "$OUT/config.log" >&2; die "merge_config.sh failed (log: $OUT/config.log)"; }
+logged merge_config.sh env -C "$SRC" scripts/kconfig/merge_config.sh -m -O "$CFG" "$tmp" "${frags[@]}"
 "$SRC/scripts/config" --file "$tmp" --set-str LOCALVERSION "-$sched-desktop"
 kconfig olddefconfig
 
