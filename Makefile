@@ -26,7 +26,9 @@ TEST_SCHEDS ?= cfs vrq
 # variant with those sched_feat bits on (CFS_FEATS=seed: the seed fixes of
 # patches/cfs-*, see docs/cfs-fixes.md); VRQ_ALT="kernel.NAME=N ..." adds
 # a VRQ variant "vrq-alt" with those sysctls; WORKLOADS="..." runs only
-# those workloads of the suite (a partial run).
+# those workloads of the suite (a partial run); ICOUNT=SHIFT runs the
+# guests in QEMU's icount mode (docs/benchmarks.md, "The icount instrument").
+ICOUNT ?=
 QUICK ?= 0
 SUITE ?= all
 BENCH_SUITES := throughput latency scaling
@@ -132,7 +134,7 @@ test: test-host tests checkpatch bench-smoke
 	@TEST_SCHEDS="$(TEST_SCHEDS)" $(S)/run-guest-tests.sh
 
 BENCH_ENV = QUICK=$(QUICK) SCHEDS="$(BENCH_SCHEDS)" CFS_FEATS="$(CFS_FEATS)" VRQ_ALT="$(VRQ_ALT)" WORKLOADS="$(WORKLOADS)" CPUS=$(CPUS) \
-	PREEMPT=$(PREEMPT) AA=$(AA)
+	PREEMPT=$(PREEMPT) AA=$(AA) ICOUNT=$(ICOUNT)
 
 bench:
 	@t=0; for s in $(SUITES); do \

@@ -55,7 +55,7 @@ SEED_FEATS="WA_SCHED_IDLE_PREV SIB_PULL SIB_KEEP_LAST SIS_SKIP_OVERLOADED SIB_ID
 suite_boot_secs() {
 	case "$1" in
 	throughput) echo 440 ;;
-	latency) echo 600 ;;
+	latency) echo 640 ;;
 	scaling) echo 150 ;;
 	*) echo 300 ;;
 	esac

@@ -43,6 +43,8 @@
 #        workload sizes (COMPILE_UNITS, HB_LOOPS, CT_SECS ... see SIZE_VARS
 #        and each bench/wl-*.sh) are passed on to the guest and recorded
 #        BOOT_TIMEOUT   seconds per boot
+#        ICOUNT=SHIFT   the icount instrument (scripts/boot-guest.sh): guest
+#                       time counts guest instructions, not host speed
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +90,10 @@ SCALING_GROUPS=${SCALING_GROUPS:-4}
 SCALING_MODES=${SCALING_MODES:-process-pipe thread-socket}
 case "$ROUNDS" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number, not '$ROUNDS'" ;; esac
 case "$AA" in 0 | 1) ;; *) die "AA must be 0 or 1, not '$AA'" ;; esac
+ICOUNT=${ICOUNT:-}
+case "$ICOUNT" in '' | [0-9] | 10) ;;
+*) die "ICOUNT must be a shift from 0 to 10 (ns per guest instruction = 2^SHIFT), not '$ICOUNT'" ;; esac
+export ICOUNT
 for c in $CPUS $SCALING_CPUS; do
 	case "$c" in '' | *[!0-9]* | 0) die "vCPU counts must be positive numbers, not '$c'" ;; esac
 done
@@ -152,6 +158,7 @@ plan="suite=$SUITE workloads=$workloads rounds=$ROUNDS cpus=$cpus_list preempt=$
 variants=${variants[*]}
 sizes=$sizes
 scaling=$SCALING_GROUPS:$SCALING_MODES"
+[ -z "$ICOUNT" ] || plan+=" icount=$ICOUNT"
 if [ $resume = 1 ]; then
 	[ -f "$out/plan.txt" ] || die "--resume $out: no plan.txt there (not a run-bench.sh output)"
 	[ "$(cat "$out/plan.txt")" = "$plan" ] || {

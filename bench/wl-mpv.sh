@@ -11,8 +11,8 @@
 # which takes minutes in a TCG guest whose root is 9p with cache=none).
 #
 # usage: wl-mpv.sh OUTDIR
-# env:   QUICK=1  MPV_LOADS (default "nice19 batch idle normal@300 hogs@300";
-#        QUICK "nice19")
+# env:   QUICK=1  MPV_LOADS (default "batch normal@300", the two loads
+#        the goals name; "nice19 idle hogs@300" are the others; QUICK "nice19")
 #        MPV_LOAD_PCT (300)  MPV_WARMUP (s of load before playing)
 #        MPV_LIMIT (s before a stuck mpv is killed)
 set -euo pipefail
@@ -20,7 +20,7 @@ set -euo pipefail
 bench_init mpv "${1:-}"
 require mpv make gcc
 
-LOADS=${MPV_LOADS:-$(quick "nice19" "nice19 batch idle normal@300 hogs@300")}
+LOADS=${MPV_LOADS:-$(quick "nice19" "batch normal@300")}
 PCT=${MPV_LOAD_PCT:-300}
 WARMUP=${MPV_WARMUP:-$(quick 1 5)}
 LIMIT=${MPV_LIMIT:-$(($(clip_secs) * 4 + 900))}

@@ -15,7 +15,11 @@
 # KVM is probed once with a short timed boot (on these machines /dev/kvm
 # exists but guests hang) and TCG is used when it fails; ACCEL=kvm|tcg skips
 # the probe. TCG_THREADS=single runs every vCPU on one host thread
-# (default multi: a thread a vCPU). Exit status: the command's, or 1 on a
+# (default multi: a thread a vCPU). ICOUNT=SHIFT (0-10) runs TCG in icount
+# mode: one host thread, and every guest instruction takes 2^SHIFT ns of
+# guest time, so that a busy guest's clock counts its own work, not the
+# host's speed (an idle guest's clock still runs with the host's); see
+# docs/benchmarks.md, "The icount instrument". Exit status: the command's, or 1 on a
 # timeout, a missing CPU or a kernel splat (WARNING, BUG, lockdep, RCU
 # stall, hung task, lockup).
 set -euo pipefail
@@ -72,8 +76,8 @@ qemu_run() {
 		d=(-drive "file=$disk,if=virtio,format=raw,cache=unsafe")
 		a=$disk_append
 	fi
-	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp "$cpus" \
-		-name vrq-guest,debug-threads=on \
+	timeout -k 5 "$2" qemu-system-x86_64 -accel "$1" "${icount_args[@]}" \
+		-m "$mem" -smp "$cpus" -name vrq-guest,debug-threads=on \
 		-nographic -no-reboot -nodefaults -serial stdio -display none \
 		-kernel "$kernel" -append "$a $4" "${d[@]}" \
 		-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap \
@@ -109,8 +113,17 @@ pin_vcpus() {
 	done
 }
 
+icount=${ICOUNT:-}
+icount_args=()
+if [ -n "$icount" ]; then
+	case "$icount" in [0-9] | 10) ;;
+	*) die "ICOUNT must be a shift from 0 to 10 (ns per instruction = 2^SHIFT), not '$icount'" ;; esac
+	[ "${ACCEL:-tcg}" = tcg ] || die "ICOUNT needs TCG, not ACCEL=$ACCEL"
+	[ "${TCG_THREADS:-single}" = single ] || die "ICOUNT runs every vCPU on one host thread: TCG_THREADS=multi cannot be used with it"
+fi
 # Probe KVM once per build directory; the answer is cached in build/accel.
 accel=${ACCEL:-}
+[ -z "$icount" ] || accel=tcg
 if [ -z "$accel" ]; then
 	cache=$BUILD/accel
 	if [ -f "$cache" ]; then
@@ -137,11 +150,15 @@ tcg)
 	case "$threads" in single | multi) ;;
 	*) die "TCG_THREADS must be single or multi, not '$threads'" ;; esac
 	qaccel=tcg,thread=$threads
+	if [ -n "$icount" ]; then
+		qaccel=tcg,thread=single
+		icount_args=(-icount "shift=$icount")
+	fi
 	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
-echo "$accel" >"$out/accel"
-note "booting $kernel accel=$qaccel cpus=$cpus preempt=$preempt timeout=${timeout}s"
+echo "$accel${icount:+-icount$icount}" >"$out/accel"
+note "booting $kernel accel=$qaccel${icount:+ icount=$icount} cpus=$cpus preempt=$preempt timeout=${timeout}s"
 
 start=$(date +%s)
 rc=0

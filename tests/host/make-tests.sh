@@ -47,6 +47,13 @@ check "desktop-check rejects DESKTOP_TCG_THREADS=two" 1 env DESKTOP_TCG_THREADS=
 check "the error names single and multi" 0 grep -q "must be single or multi, not 'two'" "$OUT"
 check "boot-guest.sh rejects TCG_THREADS=two" 1 env ACCEL=tcg TCG_THREADS=two "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x
 check "and names it" 0 grep -q "TCG_THREADS must be single or multi" "$OUT"
+check "boot-guest.sh rejects ICOUNT=fast" 1 env ICOUNT=fast "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x
+check "and says what a shift is" 0 grep -q "ICOUNT must be a shift from 0 to 10" "$OUT"
+check "boot-guest.sh rejects ICOUNT with TCG_THREADS=multi" 1 env ICOUNT=3 TCG_THREADS=multi "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x
+check "and says why" 0 grep -q "cannot be used with it" "$OUT"
+check "boot-guest.sh rejects ICOUNT with ACCEL=kvm" 1 env ICOUNT=3 ACCEL=kvm "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x
+check "run-bench.sh rejects ICOUNT=11" 1 env ICOUNT=11 "$REPO/bench/run-bench.sh" --estimate
+check "make bench rejects ICOUNT=x" 1 make -s -C "$REPO" bench SUITE=throughput ICOUNT=x
 check "desktop-kernel.sh rejects SCHED=bfs" 1 "$REPO/scripts/desktop-kernel.sh" bfs
 check "desktop-image.sh rejects DESKTOP_SIZE=big" 1 env DESKTOP_SIZE=big "$REPO/scripts/desktop-image.sh"
 check "boot-guest.sh rejects a missing disk image" 1 "$REPO/scripts/boot-guest.sh" --kernel "$REPO/README.md" --out /tmp/x --disk /nonexistent.img
