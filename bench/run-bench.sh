@@ -90,10 +90,8 @@ SCALING_GROUPS=${SCALING_GROUPS:-4}
 SCALING_MODES=${SCALING_MODES:-process-pipe thread-socket}
 case "$ROUNDS" in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number, not '$ROUNDS'" ;; esac
 case "$AA" in 0 | 1) ;; *) die "AA must be 0 or 1, not '$AA'" ;; esac
-ICOUNT=${ICOUNT:-}
-case "$ICOUNT" in '' | [0-9] | 10) ;;
-*) die "ICOUNT must be a shift from 0 to 10 (ns per guest instruction = 2^SHIFT), not '$ICOUNT'" ;; esac
-export ICOUNT
+export ICOUNT=${ICOUNT:-}
+check_icount "$ICOUNT"
 for c in $CPUS $SCALING_CPUS; do
 	case "$c" in '' | *[!0-9]* | 0) die "vCPU counts must be positive numbers, not '$c'" ;; esac
 done

@@ -15,12 +15,12 @@
 # KVM is probed once with a short timed boot (on these machines /dev/kvm
 # exists but guests hang) and TCG is used when it fails; ACCEL=kvm|tcg skips
 # the probe. TCG_THREADS=single runs every vCPU on one host thread
-# (default multi: a thread a vCPU). ICOUNT=SHIFT (0-10) runs TCG in icount
-# mode: one host thread, and every guest instruction takes 2^SHIFT ns of
-# guest time, so that a busy guest's clock counts its own work, not the
-# host's speed (an idle guest's clock still runs with the host's); see
-# docs/benchmarks.md, "The icount instrument". Exit status: the command's, or 1 on a
-# timeout, a missing CPU or a kernel splat (WARNING, BUG, lockdep, RCU
+# (default multi: a thread a vCPU). ICOUNT=SHIFT (0-10) runs TCG in
+# icount mode: one host thread, and every guest instruction takes 2^SHIFT
+# ns of guest time, so that a busy guest's clock counts its own work, not
+# the host's speed (an idle guest's clock still runs with the host's); see
+# docs/benchmarks.md, "The icount instrument". Exit status: the command's,
+# or 1 on a timeout, a missing CPU or a kernel splat (WARNING, BUG, lockdep, RCU
 # stall, hung task, lockup).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -114,16 +114,18 @@ pin_vcpus() {
 }
 
 icount=${ICOUNT:-}
+check_icount "$icount"
 icount_args=()
+accel=${ACCEL:-}
+threads=${TCG_THREADS:-multi}
 if [ -n "$icount" ]; then
-	case "$icount" in [0-9] | 10) ;;
-	*) die "ICOUNT must be a shift from 0 to 10 (ns per instruction = 2^SHIFT), not '$icount'" ;; esac
-	[ "${ACCEL:-tcg}" = tcg ] || die "ICOUNT needs TCG, not ACCEL=$ACCEL"
-	[ "${TCG_THREADS:-single}" = single ] || die "ICOUNT runs every vCPU on one host thread: TCG_THREADS=multi cannot be used with it"
+	[ "${accel:-tcg}" = tcg ] || die "ICOUNT needs TCG, not ACCEL=$accel"
+	threads=${TCG_THREADS:-single}
+	[ "$threads" = single ] || die "ICOUNT runs every vCPU on one host thread: TCG_THREADS=$threads cannot be used with it"
+	accel=tcg
+	icount_args=(-icount "shift=$icount")
 fi
 # Probe KVM once per build directory; the answer is cached in build/accel.
-accel=${ACCEL:-}
-[ -z "$icount" ] || accel=tcg
 if [ -z "$accel" ]; then
 	cache=$BUILD/accel
 	if [ -f "$cache" ]; then
@@ -146,14 +148,9 @@ fi
 case "$accel" in
 kvm) qaccel=kvm ;;
 tcg)
-	threads=${TCG_THREADS:-multi}
 	case "$threads" in single | multi) ;;
 	*) die "TCG_THREADS must be single or multi, not '$threads'" ;; esac
 	qaccel=tcg,thread=$threads
-	if [ -n "$icount" ]; then
-		qaccel=tcg,thread=single
-		icount_args=(-icount "shift=$icount")
-	fi
 	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac

@@ -17,6 +17,12 @@ BUILD=${BUILD:-$REPO/build}
 # The schedulers a kernel can be built with.
 VALID_SCHEDS="cfs cfs-autogroup vrq"
 
+# check_icount SHIFT: ICOUNT is empty (off) or a shift from 0 to 10.
+check_icount() {
+	case "$1" in '' | [0-9] | 10) ;;
+	*) die "ICOUNT must be a shift from 0 to 10 (ns per guest instruction = 2^SHIFT), not '$1'" ;; esac
+}
+
 check_sched() {
 	local s
 	for s in $VALID_SCHEDS; do
