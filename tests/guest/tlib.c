@@ -444,6 +444,68 @@ void tl_spinner_stop(struct tl_spinner *s)
 	pthread_join(s->th, NULL);
 }
 
+static void *tl_hog_main(void *arg)
+{
+	struct tl_hog *h = arg;
+	double c, last;
+
+	h->setup_err = 0;
+	if (h->cpu >= 0 && tl_pin_tid(0, h->cpu))
+		h->setup_err = errno;
+	else if (tl_set_policy(0, SCHED_OTHER, 0) ||
+		 setpriority(PRIO_PROCESS, (id_t)tl_gettid(), h->nice))
+		h->setup_err = errno;
+	atomic_store(&h->ready, 1);
+	if (h->setup_err)
+		return NULL;
+	last = tl_thread_cputime();
+	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&h->pause, memory_order_relaxed)) {
+			tl_sleep(0.001);
+			last = tl_thread_cputime();
+			continue;
+		}
+		tl_spin(200);
+		c = tl_thread_cputime();
+		if ((c - last) * 1e9 > TL_STALL_NS) {
+			atomic_fetch_add(&h->stall_ns, (long long)((c - last) * 1e9));
+			atomic_fetch_add(&h->stalls, 1);
+		}
+		last = c;
+	}
+	return NULL;
+}
+
+int tl_hog_start(struct tl_hog *h, int cpu, int nice)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->cpu = cpu;
+	h->nice = nice;
+	rc = pthread_create(&h->th, NULL, tl_hog_main, h);
+	if (rc)
+		return rc;
+	while (!atomic_load(&h->ready))
+		tl_sleep(0.001);
+	if (h->setup_err)
+		pthread_join(h->th, NULL);
+	return h->setup_err;
+}
+
+void tl_hog_stop(struct tl_hog *h)
+{
+	if (atomic_exchange(&h->stop, 1))
+		return;
+	pthread_join(h->th, NULL);
+}
+
+void tl_hog_sample(struct tl_hog *h, double *cpu, double *stall)
+{
+	*cpu = tl_pthread_cputime(h->th);
+	*stall = (double)atomic_load(&h->stall_ns) / 1e9;
+}
+
 /* ---- sched_setattr / sched_getattr -------------------------------------- */
 int tl_sched_setattr(pid_t pid, struct tl_sched_attr *attr, unsigned int flags)
 {

@@ -137,6 +137,37 @@ int tl_spinner_start(struct tl_spinner *s, int cpu, int nice, int wait_go);
 void tl_spinner_go(struct tl_spinner *s);
 void tl_spinner_stop(struct tl_spinner *s); /* stop and join */
 
+/*
+ * A hog that notes stalls: a thread pinned to one CPU at a nice level that
+ * spins in passes of a little work and a read of its own CPU clock, a few
+ * hundred microseconds at most even in a TCG guest. A pass charged more
+ * than TL_STALL_NS of CPU time was a stall of the (virtual) machine:
+ * TCG has no steal time, so a host that holds the vCPU back charges that
+ * time to whatever task runs. Its length goes into stall_ns, so a test can
+ * take it out or see that the host was too busy to judge by. While pause
+ * is set the hog sleeps 1 ms at a time.
+ */
+#define TL_STALL_NS 3000000LL
+/* Share of a window lost to stalls above which a CPU-share ratio is
+ * the host's, not the scheduler's (tests that use it say why). */
+#define TL_STALL_SHARE_MAX 0.05
+
+struct tl_hog {
+	pthread_t th;
+	int cpu, nice;
+	atomic_int ready;
+	atomic_int stop;
+	atomic_int pause;
+	int setup_err;
+	atomic_llong stall_ns;
+	atomic_ulong stalls;
+};
+/* Start a hog (cpu < 0: not pinned); returns 0 or an errno value. */
+int tl_hog_start(struct tl_hog *h, int cpu, int nice);
+void tl_hog_stop(struct tl_hog *h); /* stop and join; idempotent */
+/* The hog's CPU time and the part of it that was stalls, in seconds. */
+void tl_hog_sample(struct tl_hog *h, double *cpu, double *stall);
+
 /* ---- sched_setattr / sched_getattr (glibc 2.36 has no wrappers) ---------- */
 struct tl_sched_attr {
 	uint32_t size;

@@ -75,7 +75,7 @@ struct rel_probe {
 	atomic_llong after_mark;/* ... and the first pass at or after it */
 	atomic_ulong passes;
 	double cpu_total;       /* its CPU time when it stopped, seconds */
-	/* a competing rel_hog's stall counter, taken out of the waits */
+	/* a competing tl_hog's stall counter, taken out of the waits */
 	atomic_llong *ext_stall;
 	atomic_llong max_raw_gap;/* the same wait before taking stalls out */
 	long long stall_release;/* *ext_stall at the release */
@@ -203,81 +203,6 @@ static inline void rel_probe_stop(struct rel_probe *p)
 		rel_probe_release(p);
 	pthread_join(p->th, NULL);
 	sem_destroy(&p->go);
-}
-
-/*
- * A CPU hog pinned to one CPU at a nice level that also measures stalls:
- * each pass of its loop is a little work and two clock reads, a few
- * hundred microseconds at most even in a TCG guest. A pass that is charged
- * more than REL_STALL_NS of CPU time while the hog did no more work was a
- * stall of the (virtual) machine, charged to the hog; its length goes into
- * stall_ns, so that a probe waiting behind this hog can leave out time
- * that no scheduler gave to anybody.
- */
-#define REL_STALL_NS 3000000LL
-
-struct rel_hog {
-	pthread_t th;
-	int cpu, nice;
-	atomic_int ready;
-	atomic_int stop;
-	atomic_int pause;       /* sleep (1 ms at a time) while set */
-	int setup_err;
-	atomic_llong stall_ns;
-	atomic_ulong stalls;
-};
-
-static void *rel_hog_main(void *arg)
-{
-	struct rel_hog *h = arg;
-	int64_t c, last_cpu;
-
-	h->setup_err = 0;
-	if (tl_pin_tid(0, h->cpu))
-		h->setup_err = errno;
-	else
-		h->setup_err = rel_set_sched(0, SCHED_OTHER, 0, h->nice);
-	atomic_store(&h->ready, 1);
-	if (h->setup_err)
-		return NULL;
-	last_cpu = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
-		if (atomic_load_explicit(&h->pause, memory_order_relaxed)) {
-			tl_sleep(0.001);
-			last_cpu = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-			continue;
-		}
-		tl_spin(200);
-		c = rel_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-		if (c - last_cpu > REL_STALL_NS) {
-			atomic_fetch_add(&h->stall_ns, c - last_cpu);
-			atomic_fetch_add(&h->stalls, 1);
-		}
-		last_cpu = c;
-	}
-	return NULL;
-}
-
-static inline int rel_hog_start(struct rel_hog *h, int cpu, int nice)
-{
-	int rc;
-
-	memset(h, 0, sizeof(*h));
-	h->cpu = cpu;
-	h->nice = nice;
-	rc = pthread_create(&h->th, NULL, rel_hog_main, h);
-	if (rc)
-		return rc;
-	while (!atomic_load(&h->ready))
-		tl_sleep(0.001);
-	return h->setup_err;
-}
-
-static inline void rel_hog_stop(struct rel_hog *h)
-{
-	if (atomic_exchange(&h->stop, 1))
-		return;
-	pthread_join(h->th, NULL);
 }
 
 /*

@@ -24,8 +24,8 @@
  * Windows are longer for the unequal pairs, so that the less favoured
  * task gets a few dozen slices (0/19 on VRQ: 35-slice cycles, ~28 in 6 s).
  * CPU time is read from the threads' CPU clocks (sum_exec_runtime). The
- * hogs are rel_hog threads, which note stalls of the whole TCG guest
- * charged to them (see rel.h). On VRQ, which hands out slices in deadline
+ * hogs are tl_hog threads (tests/guest/tlib), which note stalls of the whole TCG guest
+ * charged to them (see tlib.h). On VRQ, which hands out slices in deadline
  * order, the stalls are taken out of the CPU times (a stall inside a slice
  * lengthens that one slice, not the count); on CFS they are kept, because
  * EEVDF charges them and evens them out later by weight. Both are printed.
@@ -34,7 +34,12 @@
  * second measurement misses too: with 2 and 4 vCPUs under TCG single
  * windows came out up to 9.8 % low (0/10: 9.92 against 11) while the
  * median of six boots was on the design value; a wrong deadline table
- * misses both times.
+ * misses both times. Beside a host `make -j2` both windows of 0/10 came
+ * out near 8.8 on VRQ: stalls under 3 ms are not seen, and one that ends
+ * B's slice late lengthens it while A's run is bounded by B's deadline.
+ * So a pair whose two windows both miss while stalls took more than
+ * TL_STALL_SHARE_MAX of each is not judged, and the test skips if no pair
+ * failed; on a quiet host a wrong table still fails.
  */
 #include "rel.h"
 
@@ -75,45 +80,39 @@ static double expected_ratio(int vrq, long rr_ms, int a, int b, double *raw)
 	return *raw;
 }
 
-static void start_pinned(struct rel_hog *h, int cpu, int nice)
+static void start_pinned(struct tl_hog *h, int cpu, int nice)
 {
-	int rc = rel_hog_start(h, cpu, nice);
+	int rc = tl_hog_start(h, cpu, nice);
 
 	if (rc)
 		tl_die("hog at nice %d on CPU %d: %s", nice, cpu, tl_errname(rc));
 }
 
-/* A hog's CPU time and the part of it that was stalls, seconds. */
-static void sample(struct rel_hog *h, double *cpu, double *stall)
-{
-	*cpu = tl_pthread_cputime(h->th);
-	*stall = atomic_load(&h->stall_ns) / 1e9;
-}
-
 /*
  * One measurement of the pair nice 0 / nice nb pinned to CPU x over
- * window seconds: prints the figures, stores the measured ratio in *got.
- * Returns 0 when within 10 % of want, 1 when not, -1 when the nice nb hog
- * got no CPU at all.
+ * window seconds: prints the figures, stores the measured ratio in *got
+ * and the share of the window that stalls took in *share. Returns 0 when
+ * within 10 % of want, 1 when not, -1 when the nice nb hog got no CPU.
  */
 static int measure_pair(int x, int nb, double window, int vrq, double want,
-			double raw, double *got)
+			double raw, double *got, double *share)
 {
-	struct rel_hog a, b;
+	struct tl_hog a, b;
 	double a0, b0, a1, b1, sa0, sb0, sa1, sb1, ca, cb, sa, sb, err;
 
 	start_pinned(&a, x, 0);
 	start_pinned(&b, x, nb);
 	tl_sleep(0.5);
-	sample(&a, &a0, &sa0);
-	sample(&b, &b0, &sb0);
+	tl_hog_sample(&a, &a0, &sa0);
+	tl_hog_sample(&b, &b0, &sb0);
 	tl_sleep(window);
-	sample(&a, &a1, &sa1);
-	sample(&b, &b1, &sb1);
-	rel_hog_stop(&a);
-	rel_hog_stop(&b);
+	tl_hog_sample(&a, &a1, &sa1);
+	tl_hog_sample(&b, &b1, &sb1);
+	tl_hog_stop(&a);
+	tl_hog_stop(&b);
 	sa = sa1 - sa0;
 	sb = sb1 - sb0;
+	*share = (sa + sb) / window;
 	/* VRQ hands out slices: count the CPU time without stalls */
 	ca = a1 - a0 - (vrq ? sa : 0);
 	cb = b1 - b0 - (vrq ? sb : 0);
@@ -138,7 +137,7 @@ int main(void)
 	static const struct { int b; double window; } pairs[] = {
 		{ 0, 2.0 }, { 5, 2.0 }, { 10, 3.0 }, { 19, 6.0 },
 	};
-	int cpus[MAXCPU], ncpu, vrq, x;
+	int cpus[MAXCPU], ncpu, vrq, x, unjudged = 0;
 	long rr = 0;
 	char summary[512];
 	size_t len = 0;
@@ -171,21 +170,32 @@ int main(void)
 
 	for (unsigned int i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		int nb = pairs[i].b, rc = 1, n;
-		double got = 0, want, raw;
+		double got = 0, want, raw, share[2] = { 0, 0 };
 
 		want = expected_ratio(vrq, rr, 0, nb, &raw);
 		/* a second measurement when the first misses: see the top */
 		for (n = 0; n < 2 && rc; n++)
-			rc = measure_pair(x, nb, pairs[i].window, vrq, want, raw, &got);
-		if (rc < 0)
+			rc = measure_pair(x, nb, pairs[i].window, vrq, want, raw,
+					  &got, &share[n]);
+		if (rc < 0) {
 			tl_fail("pair 0/%d: the nice %d hog got no CPU", nb, nb);
-		else if (rc)
+		} else if (rc && share[0] > TL_STALL_SHARE_MAX &&
+			   share[1] > TL_STALL_SHARE_MAX) {
+			tl_info("pair 0/%d: not judged: host stalls took %.0f %% and %.0f %% of the windows (> %.0f %%)",
+				nb, share[0] * 100, share[1] * 100,
+				TL_STALL_SHARE_MAX * 100);
+			unjudged++;
+		} else if (rc) {
 			tl_fail("pair 0/%d: CPU ratio %.2f, expected %.2f +-10 %% (2 measurements)",
 				nb, got, want);
+		}
 		len += (size_t)snprintf(summary + len, sizeof(summary) - len,
 					"%s0/%d %.2f (exp %.2f)", i ? ", " : "",
 					nb, got, want);
 	}
+	if (unjudged && !tl_failures())
+		tl_skip("host too busy to judge %d of the pairs: %s", unjudged,
+			summary);
 	return tl_finish("%s on one CPU, measured vs expected: %s",
 			 vrq ? "VRQ deadline table" : "CFS weights", summary);
 }

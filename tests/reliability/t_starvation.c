@@ -41,13 +41,13 @@
 #define LIMIT_S 1.0
 #define WINDOW_S 3.0
 
-static struct rel_hog hogs[MAXCPU];
+static struct tl_hog hogs[MAXCPU];
 static int cpus[MAXCPU], ncpu, vrq;
 
 static void start_hogs(void)
 {
 	for (int i = 0; i < ncpu; i++) {
-		int rc = rel_hog_start(&hogs[i], cpus[i], -20);
+		int rc = tl_hog_start(&hogs[i], cpus[i], -20);
 
 		if (rc)
 			tl_die("nice -20 hog on CPU %d: %s", cpus[i],
@@ -58,7 +58,7 @@ static void start_hogs(void)
 static void stop_hogs(void)
 {
 	for (int i = 0; i < ncpu; i++)
-		rel_hog_stop(&hogs[i]);
+		tl_hog_stop(&hogs[i]);
 }
 
 /* Run a probe next to the hogs for WINDOW_S; returns its longest wait. */
@@ -114,7 +114,7 @@ static void idle_probe(void)
 	rel_probe_release(&p);
 	tl_sleep(1.5);
 	before = rel_probe_cpu(&p);
-	rel_hog_stop(&hogs[x]);
+	tl_hog_stop(&hogs[x]);
 	mark = rel_probe_mark(&p);
 	cpu0 = rel_probe_cpu(&p);
 	tl_sleep(1.0);

@@ -9,9 +9,16 @@
  * (about 11.6). The test simulates the rules at tick (1 ms) resolution
  * for the current rr_interval and expects that value (11.0 at 6 ms).
  *
- * Host stalls (an oversubscribed TCG host) push the measured ratio down,
- * because a task charged a long stall gets a fresh deadline and lets the
- * other run: the test reports the ratio so that shows.
+ * Host stalls (a busy TCG host) push the measured ratio down: TCG has no
+ * steal time, so a stall of the vCPU is charged to the task that runs,
+ * and one that ends B's slice late gives B a longer slice, while A's run
+ * is bounded by B's deadline in wall time. Beside a host `make -j2` the
+ * ratio came out 9.88 and 8.82. The hogs are tl_hogs, which note stalls
+ * of over 3 ms: the stalls are taken out of the CPU times, a miss is
+ * measured once more, and two misses fail unless stalls took more than
+ * TL_STALL_SHARE_MAX of both windows; then the host, not the deadline
+ * table, decided the ratio, and the test skips and says so. A wrong table
+ * on a quiet host still fails.
  */
 #include "vrq_test.h"
 
@@ -37,29 +44,65 @@ static double simulate(long rr)
 	return ran[0] / ran[1];
 }
 
+#define WINDOW_S 4.0
+
+/*
+ * One window of hog A (nice 0) against hog B (nice 10) on CPU 0: stores
+ * the A/B ratio of their CPU times without stalls, and the share of the
+ * window stalls took. Returns 0 within 10 % of want, 1 outside.
+ */
+static int measure(double want, double *got, double *share)
+{
+	struct tl_hog h[2];
+	double c0[2], s0[2], c1[2], s1[2], cpu[2];
+	int i, rc;
+
+	for (i = 0; i < 2; i++) {
+		rc = tl_hog_start(&h[i], 0, i ? 10 : 0);
+		if (rc)
+			finish(FAIL, "hog at nice %d on CPU 0: %s", i ? 10 : 0,
+			       tl_errname(rc));
+	}
+	tl_sleep(0.3);
+	for (i = 0; i < 2; i++)
+		tl_hog_sample(&h[i], &c0[i], &s0[i]);
+	tl_sleep(WINDOW_S);
+	for (i = 0; i < 2; i++)
+		tl_hog_sample(&h[i], &c1[i], &s1[i]);
+	for (i = 0; i < 2; i++) {
+		tl_hog_stop(&h[i]);
+		cpu[i] = c1[i] - c0[i] - (s1[i] - s0[i]);
+	}
+	*share = (s1[0] - s0[0] + s1[1] - s0[1]) / WINDOW_S;
+	if (cpu[1] <= 0)
+		finish(FAIL, "nice 10 hog got no CPU (nice 0: %.0f ms)",
+		       cpu[0] * 1e3);
+	*got = cpu[0] / cpu[1];
+	printf("  nice0/nice10 CPU ratio %.2f (designed %.2f): %.0f / %.0f ms, "
+	       "stalls %.1f %% of %.0f s\n", *got, want, cpu[0] * 1e3,
+	       cpu[1] * 1e3, *share * 100, WINDOW_S);
+	return *got < want * 0.9 || *got > want * 1.1;
+}
+
 int main(void)
 {
-	double want, got;
-	uint64_t got_ns[2];
-	pid_t h[2];
+	double want, got[2], share[2];
+	int n, rc = 1;
 
 	test_name = "nice_ratio";
 	require_vrq();
-
-	h[0] = tl_spawn_hog(SCHED_OTHER, 0, 0);  /* A */
-	h[1] = tl_spawn_hog(SCHED_OTHER, 10, 0); /* B */
-	usleep(300000);
-	runtimes_over(4, h, got_ns, 2);
-	tl_kill_wait(h[0]);
-	tl_kill_wait(h[1]);
-
-	if (got_ns[1] == 0)
-		finish(FAIL, "nice 10 hog got no CPU (nice 0: %llu ns)",
-		       (unsigned long long)got_ns[0]);
 	want = simulate(read_long("/proc/sys/kernel/rr_interval", 6));
-	got = (double)got_ns[0] / (double)got_ns[1];
-	if (got < want * 0.9 || got > want * 1.1)
-		finish(FAIL, "nice0/nice10 CPU ratio %.2f, designed %.2f (+-10%%)",
-		       got, want);
-	finish(PASS, "nice0/nice10 CPU ratio %.2f, designed %.2f", got, want);
+	/* a second window when the first misses: see the top */
+	for (n = 0; n < 2 && rc; n++)
+		rc = measure(want, &got[n], &share[n]);
+	n--;
+	if (!rc)
+		finish(PASS, "nice0/nice10 CPU ratio %.2f, designed %.2f",
+		       got[n], want);
+	if (share[0] > TL_STALL_SHARE_MAX && share[1] > TL_STALL_SHARE_MAX)
+		finish(SKIP, "host too busy to judge: ratios %.2f, %.2f (designed %.2f) with stalls in %.0f %% and %.0f %% of the windows (> %.0f %%)",
+		       got[0], got[1], want, share[0] * 100, share[1] * 100,
+		       TL_STALL_SHARE_MAX * 100);
+	finish(FAIL, "nice0/nice10 CPU ratio %.2f then %.2f, designed %.2f (+-10%%)",
+	       got[0], got[1], want);
 }
