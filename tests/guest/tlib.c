@@ -414,6 +414,18 @@ static void *tl_spinner_main(void *arg)
 	return NULL;
 }
 
+int tl_start_thread(pthread_t *th, void *(*fn)(void *), void *arg,
+		    atomic_int *ready)
+{
+	int rc = pthread_create(th, NULL, fn, arg);
+
+	if (rc)
+		return rc;
+	while (!atomic_load(ready))
+		tl_sleep(0.001);
+	return 0;
+}
+
 int tl_spinner_start(struct tl_spinner *s, int cpu, int nice, int wait_go)
 {
 	int rc;
@@ -425,12 +437,8 @@ int tl_spinner_start(struct tl_spinner *s, int cpu, int nice, int wait_go)
 	atomic_store(&s->go, wait_go ? 0 : 1);
 	atomic_store(&s->rounds, 0);
 	atomic_store(&s->last_cpu, -1);
-	rc = pthread_create(&s->th, NULL, tl_spinner_main, s);
-	if (rc)
-		return rc;
-	while (!atomic_load(&s->started))
-		tl_sleep(0.001);
-	return s->setup_err;
+	rc = tl_start_thread(&s->th, tl_spinner_main, s, &s->started);
+	return rc ? rc : s->setup_err;
 }
 
 void tl_spinner_go(struct tl_spinner *s)
@@ -448,6 +456,7 @@ static void *tl_hog_main(void *arg)
 {
 	struct tl_hog *h = arg;
 	double c, last;
+	long long ns;
 
 	h->setup_err = 0;
 	if (h->cpu >= 0 && tl_pin_tid(0, h->cpu))
@@ -467,8 +476,9 @@ static void *tl_hog_main(void *arg)
 		}
 		tl_spin(200);
 		c = tl_thread_cputime();
-		if ((c - last) * 1e9 > TL_STALL_NS) {
-			atomic_fetch_add(&h->stall_ns, (long long)((c - last) * 1e9));
+		ns = (long long)((c - last) * 1e9);
+		if (ns > TL_STALL_NS) {
+			atomic_fetch_add(&h->stall_ns, ns);
 			atomic_fetch_add(&h->stalls, 1);
 		}
 		last = c;
@@ -483,11 +493,9 @@ int tl_hog_start(struct tl_hog *h, int cpu, int nice)
 	memset(h, 0, sizeof(*h));
 	h->cpu = cpu;
 	h->nice = nice;
-	rc = pthread_create(&h->th, NULL, tl_hog_main, h);
+	rc = tl_start_thread(&h->th, tl_hog_main, h, &h->ready);
 	if (rc)
 		return rc;
-	while (!atomic_load(&h->ready))
-		tl_sleep(0.001);
 	if (h->setup_err)
 		pthread_join(h->th, NULL);
 	return h->setup_err;
@@ -504,6 +512,11 @@ void tl_hog_sample(struct tl_hog *h, double *cpu, double *stall)
 {
 	*cpu = tl_pthread_cputime(h->th);
 	*stall = (double)atomic_load(&h->stall_ns) / 1e9;
+}
+
+int tl_host_too_busy(const double share[2])
+{
+	return share[0] > TL_STALL_SHARE_MAX && share[1] > TL_STALL_SHARE_MAX;
 }
 
 /* ---- sched_setattr / sched_getattr -------------------------------------- */

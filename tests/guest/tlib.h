@@ -113,6 +113,13 @@ void tl_burn_cpu(double secs);
 void tl_burn_wall(double secs);
 
 /*
+ * pthread_create(th, fn, arg), then wait (1 ms at a time) until the new
+ * thread sets *ready, i.e. has done its setup. Returns 0 or an errno value.
+ */
+int tl_start_thread(pthread_t *th, void *(*fn)(void *), void *arg,
+		    atomic_int *ready);
+
+/*
  * A busy worker thread: loops tl_spin(chunk) and counts rounds until told to
  * stop, recording the CPU it last ran on.  cpu >= 0 pins it (set inside the
  * thread before it starts spinning), nice is applied to the thread itself.
@@ -167,6 +174,8 @@ int tl_hog_start(struct tl_hog *h, int cpu, int nice);
 void tl_hog_stop(struct tl_hog *h); /* stop and join; idempotent */
 /* The hog's CPU time and the part of it that was stalls, in seconds. */
 void tl_hog_sample(struct tl_hog *h, double *cpu, double *stall);
+/* Did stalls take more than TL_STALL_SHARE_MAX of both of two windows? */
+int tl_host_too_busy(const double share[2]);
 
 /* ---- sched_setattr / sched_getattr (glibc 2.36 has no wrappers) ---------- */
 struct tl_sched_attr {

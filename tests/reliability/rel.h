@@ -161,12 +161,8 @@ static inline int rel_probe_start(struct rel_probe *p, int cpu, int policy,
 	p->nice = nice;
 	if (sem_init(&p->go, 0, 0))
 		return errno;
-	rc = pthread_create(&p->th, NULL, rel_probe_main, p);
-	if (rc)
-		return rc;
-	while (!atomic_load(&p->ready))
-		tl_sleep(0.001);
-	return p->setup_err;
+	rc = tl_start_thread(&p->th, rel_probe_main, p, &p->ready);
+	return rc ? rc : p->setup_err;
 }
 
 static inline void rel_probe_release(struct rel_probe *p)
@@ -248,12 +244,8 @@ static inline int rel_rthog_start(struct rel_rthog *h, int cpu, int prio,
 	h->cpu = cpu;
 	h->prio = prio;
 	h->max_secs = max_secs;
-	rc = pthread_create(&h->th, NULL, rel_rthog_main, h);
-	if (rc)
-		return rc;
-	while (!atomic_load(&h->ready))
-		tl_sleep(0.001);
-	return h->setup_err;
+	rc = tl_start_thread(&h->th, rel_rthog_main, h, &h->ready);
+	return rc ? rc : h->setup_err;
 }
 
 static inline void rel_rthog_stop(struct rel_rthog *h)

@@ -24,8 +24,8 @@
  * Windows are longer for the unequal pairs, so that the less favoured
  * task gets a few dozen slices (0/19 on VRQ: 35-slice cycles, ~28 in 6 s).
  * CPU time is read from the threads' CPU clocks (sum_exec_runtime). The
- * hogs are tl_hog threads (tests/guest/tlib), which note stalls of the whole TCG guest
- * charged to them (see tlib.h). On VRQ, which hands out slices in deadline
+ * hogs are tl_hog threads (tests/guest/tlib), which note stalls of the
+ * whole TCG guest charged to them (see tlib.h). On VRQ, which hands out slices in deadline
  * order, the stalls are taken out of the CPU times (a stall inside a slice
  * lengthens that one slice, not the count); on CFS they are kept, because
  * EEVDF charges them and evens them out later by weight. Both are printed.
@@ -179,8 +179,7 @@ int main(void)
 					  &got, &share[n]);
 		if (rc < 0) {
 			tl_fail("pair 0/%d: the nice %d hog got no CPU", nb, nb);
-		} else if (rc && share[0] > TL_STALL_SHARE_MAX &&
-			   share[1] > TL_STALL_SHARE_MAX) {
+		} else if (rc && tl_host_too_busy(share)) {
 			tl_info("pair 0/%d: not judged: host stalls took %.0f %% and %.0f %% of the windows (> %.0f %%)",
 				nb, share[0] * 100, share[1] * 100,
 				TL_STALL_SHARE_MAX * 100);
